@@ -1,0 +1,2 @@
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>

@@ -1,0 +1,41 @@
+/// An ISO 4217 currency and the number of minor digits its amounts carry (USD 2, JPY 0, KWD 3).
+public struct Currency: Hashable, Sendable, CustomStringConvertible {
+    public let code: String
+    public let minorDigits: Int
+
+    /// The currency for an ISO 4217 code, or nil when the code is not a known active currency.
+    public init?(code: String) {
+        guard code.utf8.count == 3, let digits = Currency.minorDigitsByCode[code] else { return nil }
+        self.code = code
+        self.minorDigits = digits
+    }
+
+    public var description: String { code }
+
+    public static let usd = Currency(code: "USD")!
+    public static let eur = Currency(code: "EUR")!
+    public static let gbp = Currency(code: "GBP")!
+    public static let jpy = Currency(code: "JPY")!
+    public static let kwd = Currency(code: "KWD")!
+
+    // Active ISO 4217 codes (list one of the standard, 2024 amendment). Funds and precious-metal
+    // codes are left out on purpose: nobody prices shipping in them.
+    private static let minorDigitsByCode: [String: Int] = {
+        var table: [String: Int] = [:]
+        let zero = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
+        let three = "BHD IQD JOD KWD LYD OMR TND"
+        let four = "CLF UYW"
+        let two = """
+        AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BRL BSD BTN BWP BYN BZD \
+        CAD CDF CHF CNY COP CRC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD \
+        GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL \
+        MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK \
+        PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB \
+        TJS TMT TOP TRY TTD TWD TZS UAH USD UYU UZS VED VES WST XCD XCG YER ZAR ZMW ZWG
+        """
+        for (codes, digits) in [(zero, 0), (two, 2), (three, 3), (four, 4)] {
+            for code in codes.split(separator: " ") { table[String(code)] = digits }
+        }
+        return table
+    }()
+}

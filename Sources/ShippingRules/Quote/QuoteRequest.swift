@@ -1,0 +1,46 @@
+import Foundation
+
+/// Why the sheet calls: it opened with the customer's default address, or the address changed.
+public enum QuoteTrigger: String, Sendable {
+    case sheetOpened = "sheet_opened"
+    case addressChanged = "address_changed"
+}
+
+/// Everything a rule set needs to quote one address. `now` is handed in by the caller, so the
+/// rules never read a clock.
+public struct QuoteRequest: Sendable {
+    public var merchant: String?
+    public var paymentMethodType: String
+    public var trigger: QuoteTrigger
+    public var currency: Currency
+    public var address: PartialAddress
+    public var cart: Cart
+    public var selectedShippingMethodID: String?
+    public var now: Date
+
+    public init(merchant: String? = nil, paymentMethodType: String = "APPLE_PAY", trigger: QuoteTrigger = .addressChanged,
+                currency: Currency, address: PartialAddress, cart: Cart,
+                selectedShippingMethodID: String? = nil, now: Date) {
+        self.merchant = merchant
+        self.paymentMethodType = paymentMethodType
+        self.trigger = trigger
+        self.currency = currency
+        self.address = address
+        self.cart = cart
+        self.selectedShippingMethodID = selectedShippingMethodID
+        self.now = now
+    }
+}
+
+/// What a rule set answers for one request.
+public enum QuoteResult: Hashable, Sendable {
+    /// New totals and methods for the sheet.
+    case update(ShippingUpdate)
+    /// Keep the sheet as it is (the SDK's `nil`).
+    case keep
+    /// The address cannot be served; the errors say why, for the customer.
+    case unserviceable([ShippingError])
+    /// The request cannot be quoted at all (a currency the rules do not price, say);
+    /// the reason carries no personal data.
+    case rejected(code: String, reason: String)
+}
