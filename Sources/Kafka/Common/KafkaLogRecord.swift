@@ -1,0 +1,11 @@
+/// A line librdkafka wants logged. The Kafka face hands it over instead of printing, so the
+/// process keeps one log format.
+public struct KafkaLogRecord: Sendable {
+    /// syslog levels: 0 emergency … 7 debug.
+    public let level: Int32
+    public let facility: String
+    public let message: String
+    public let client: String
+}
+
+public typealias KafkaLogSink = @Sendable (KafkaLogRecord) -> Void

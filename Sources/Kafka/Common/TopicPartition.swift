@@ -1,0 +1,16 @@
+/// One partition of one topic: the unit Kafka assigns, orders and commits.
+public struct TopicPartition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let topic: String
+    public let partition: Int32
+
+    public init(_ topic: String, _ partition: Int32) {
+        self.topic = topic
+        self.partition = partition
+    }
+
+    public var description: String { "\(topic)[\(partition)]" }
+
+    public static func < (lhs: TopicPartition, rhs: TopicPartition) -> Bool {
+        (lhs.topic, lhs.partition) < (rhs.topic, rhs.partition)
+    }
+}

@@ -1,0 +1,177 @@
+import CRdKafka
+import Foundation
+
+/// A member of a consumer group. Offsets are never committed behind the caller's back
+/// (`enable.auto.commit=false`): the caller commits exactly the work it has finished.
+/// Not thread-safe: one thread polls, commits and closes; the rebalance handler runs on that thread.
+public final class KafkaConsumer: @unchecked Sendable {
+    private let rk: OpaquePointer
+    private let callbacks: ConsumerCallbacks
+    private var closed = false
+
+    /// Settings this wrapper relies on; an operator who overrides them gets an error, not a surprise.
+    static let fixed: [String: String] = [
+        "enable.auto.commit": "false",
+        "enable.auto.offset.store": "false",
+    ]
+
+    public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
+                onError: (@Sendable (KafkaError) -> Void)? = nil,
+                onRebalance: @escaping (RebalanceEvent) -> Void) throws(KafkaError) {
+        guard configuration["group.id"] != nil else { throw .invalidConfiguration("group.id is required for a consumer") }
+        var config = configuration
+        for (key, value) in Self.fixed {
+            if let chosen = config[key], chosen != value {
+                throw .invalidConfiguration("librdkafka property \(key)=\(chosen): ShipQuote commits finished work itself; leave it unset")
+            }
+            config[key] = value
+        }
+        // Eager assignors: cooperative-sticky loops and loses commits before librdkafka 2.6.
+        config.setDefault("partition.assignment.strategy", "range")
+        if let strategy = config["partition.assignment.strategy"], strategy.contains("cooperative") {
+            throw .invalidConfiguration("librdkafka property partition.assignment.strategy=\(strategy): use range or roundrobin with librdkafka 2.0.2")
+        }
+        config.setDefault("auto.offset.reset", "earliest")
+        config.setDefault("log.connection.close", "false")
+
+        callbacks = ConsumerCallbacks(log: log, onError: onError, onRebalance: onRebalance)
+        let conf = try makeNativeConfiguration(config)
+        callbacks.install(on: conf)
+        rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in
+            guard let rk, let opaque else { return }
+            let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as! ConsumerCallbacks
+            let owned = PartitionList.read(partitions).map(\.0)
+            if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
+                callbacks.onRebalance(.assigned(owned))
+                rd_kafka_assign(rk, partitions)
+            } else {
+                if err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS { callbacks.onRebalance(.revoked(owned)) }
+                rd_kafka_assign(rk, nil)
+            }
+        }
+        rk = try makeClient(RD_KAFKA_CONSUMER, conf: conf)
+        // Route the main queue to the consumer queue so one poll serves messages, rebalances and errors.
+        rd_kafka_poll_set_consumer(rk)
+    }
+
+    deinit {
+        close()
+        rd_kafka_destroy(rk)
+    }
+
+    public func subscribe(_ topics: [String]) throws(KafkaError) {
+        let list = PartitionList.make(topics.map { TopicPartition($0, RD_KAFKA_PARTITION_UA) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_subscribe(rk, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "subscribe to \(topics)") }
+    }
+
+    /// Waits up to `timeoutMs` for one record, then takes whatever else is already fetched, up to
+    /// `maxMessages`, without waiting again (so a lone record does not pay a batch timeout).
+    /// Consumer errors (a broker going away, say) go to the error handler; librdkafka retries them.
+    public func poll(maxMessages: Int, timeoutMs: Int32) -> [KafkaMessage] {
+        var batch: [KafkaMessage] = []
+        var wait = timeoutMs
+        while batch.count < maxMessages {
+            guard let raw = rd_kafka_consumer_poll(rk, wait) else { break }
+            wait = 0
+            defer { rd_kafka_message_destroy(raw) }
+            let err = raw.pointee.err
+            if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                if err != RD_KAFKA_RESP_ERR__PARTITION_EOF {
+                    callbacks.onError?(KafkaError(err, context: "consume"))
+                }
+                continue
+            }
+            batch.append(Self.copy(raw))
+        }
+        return batch
+    }
+
+    private static func copy(_ raw: UnsafeMutablePointer<rd_kafka_message_t>) -> KafkaMessage {
+        let m = raw.pointee
+        let topic = String(cString: rd_kafka_topic_name(m.rkt))
+        let key: [UInt8]? = m.key.map { Array(UnsafeRawBufferPointer(start: $0, count: m.key_len)) }
+        let value: [UInt8] = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: m.len)) } ?? []
+        var headers: [KafkaHeader] = []
+        var hdrs: OpaquePointer?
+        if rd_kafka_message_headers(raw, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR, let hdrs {
+            var index = 0
+            var name: UnsafePointer<CChar>?
+            var valuePtr: UnsafeRawPointer?
+            var size = 0
+            while rd_kafka_header_get_all(hdrs, index, &name, &valuePtr, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+                let bytes = valuePtr.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }
+                headers.append(KafkaHeader(name.map { String(cString: $0) } ?? "", bytes))
+                index += 1
+            }
+        }
+        var tsType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let ts = rd_kafka_message_timestamp(raw, &tsType)
+        return KafkaMessage(topic: topic, partition: m.partition, offset: m.offset, key: key, value: value,
+                            headers: headers, timestampMs: tsType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : ts)
+    }
+
+    /// Commits synchronously. Each offset is the next one to consume (last finished + 1).
+    public func commit(_ offsets: [TopicPartition: Int64]) throws(KafkaError) {
+        guard !offsets.isEmpty else { return }
+        let list = PartitionList.make(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_commit(rk, list, 0)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET {
+            throw KafkaError(err, context: "commit offsets")
+        }
+        for (tp, _, perr) in PartitionList.read(list) where perr != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(perr, context: "commit offset of \(tp)")
+        }
+    }
+
+    /// The group's committed offsets for these partitions (nil where none is committed).
+    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition: Int64] {
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_committed(rk, list, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "read committed offsets") }
+        var result: [TopicPartition: Int64] = [:]
+        for (tp, offset, _) in PartitionList.read(list) where offset >= 0 { result[tp] = offset }
+        return result
+    }
+
+    /// Stops fetching these partitions (backpressure) until `resume`.
+    public func pause(_ partitions: [TopicPartition]) {
+        guard !partitions.isEmpty else { return }
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_pause_partitions(rk, list)
+    }
+
+    public func resume(_ partitions: [TopicPartition]) {
+        guard !partitions.isEmpty else { return }
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_resume_partitions(rk, list)
+    }
+
+    public func assignment() -> [TopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(rk, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return PartitionList.read(list).map(\.0).sorted()
+    }
+
+    /// Leaves the group: the rebalance handler sees the final revoke, so finished work is committed.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        _ = rd_kafka_consumer_close(rk)
+    }
+}
+
+final class ConsumerCallbacks: ClientCallbacks, @unchecked Sendable {
+    let onRebalance: (RebalanceEvent) -> Void
+
+    init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?, onRebalance: @escaping (RebalanceEvent) -> Void) {
+        self.onRebalance = onRebalance
+        super.init(log: log, onError: onError)
+    }
+}
