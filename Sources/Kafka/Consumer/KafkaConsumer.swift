@@ -8,6 +8,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let rk: OpaquePointer
     private let callbacks: ConsumerCallbacks
     private var closed = false
+    private let hasGroup: Bool
 
     /// Settings this wrapper relies on; an operator who overrides them gets an error, not a surprise.
     static let fixed: [String: String] = [
@@ -18,7 +19,6 @@ public final class KafkaConsumer: @unchecked Sendable {
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
                 onError: (@Sendable (KafkaError) -> Void)? = nil,
                 onRebalance: @escaping (RebalanceEvent) -> Void) throws(KafkaError) {
-        guard configuration["group.id"] != nil else { throw .invalidConfiguration("group.id is required for a consumer") }
         var config = configuration
         for (key, value) in Self.fixed {
             if let chosen = config[key], chosen != value {
@@ -49,6 +49,7 @@ public final class KafkaConsumer: @unchecked Sendable {
                 rd_kafka_assign(rk, nil)
             }
         }
+        hasGroup = config["group.id"] != nil
         rk = try makeClient(RD_KAFKA_CONSUMER, conf: conf)
         // Route the main queue to the consumer queue so one poll serves messages, rebalances and errors.
         rd_kafka_poll_set_consumer(rk)
@@ -59,7 +60,9 @@ public final class KafkaConsumer: @unchecked Sendable {
         rd_kafka_destroy(rk)
     }
 
+    /// Joins the consumer group (`group.id` is required) and follows these topics.
     public func subscribe(_ topics: [String]) throws(KafkaError) {
+        guard hasGroup else { throw .invalidConfiguration("group.id is required to subscribe to \(topics)") }
         let list = PartitionList.make(topics.map { TopicPartition($0, RD_KAFKA_PARTITION_UA) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_subscribe(rk, list)
@@ -135,6 +138,41 @@ public final class KafkaConsumer: @unchecked Sendable {
         var result: [TopicPartition: Int64] = [:]
         for (tp, offset, _) in PartitionList.read(list) where offset >= 0 { result[tp] = offset }
         return result
+    }
+
+    /// Reads these partitions from the given offsets without joining the group (a reader of
+    /// replies, say). librdkafka still wants a `group.id` for it; no offsets are committed.
+    public func assign(_ offsets: [TopicPartition: Int64]) throws(KafkaError) {
+        let list = PartitionList.make(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_assign(rk, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "assign \(offsets.keys.sorted())") }
+    }
+
+    /// The partition's low and high watermarks as the leader sees them now: the next record
+    /// produced lands at `high`.
+    public func watermarks(_ tp: TopicPartition, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (low: Int64, high: Int64) {
+        var low: Int64 = 0, high: Int64 = 0
+        let err = rd_kafka_query_watermark_offsets(rk, tp.topic, tp.partition, &low, &high, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "read watermarks of \(tp)") }
+        return (low, high)
+    }
+
+    /// The topic's partition count from the cluster's metadata.
+    public func partitionCount(_ topic: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> Int {
+        guard let rkt = rd_kafka_topic_new(rk, topic, nil) else {
+            throw KafkaError(rd_kafka_last_error(), context: "open topic \(topic)")
+        }
+        defer { rd_kafka_topic_destroy(rkt) }
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let err = rd_kafka_metadata(rk, 0, rkt, &metadata, timeoutMs)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(err, context: "read metadata of \(topic)") }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        guard metadata.pointee.topic_cnt == 1, metadata.pointee.topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let terr = metadata.pointee.topic_cnt == 1 ? metadata.pointee.topics[0].err : RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART
+            throw KafkaError(terr, context: "topic \(topic)")
+        }
+        return Int(metadata.pointee.topics[0].partition_cnt)
     }
 
     /// Stops fetching these partitions (backpressure) until `resume`.

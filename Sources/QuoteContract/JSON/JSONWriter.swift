@@ -1,0 +1,149 @@
+/// Writes compact JSON into a byte buffer, members in the order they are written (so the same
+/// value always gives the same bytes). Number literals and decimal strings go out verbatim.
+///
+/// The streaming calls (`beginObject`, `key`, `string`, …) place commas themselves; the caller
+/// is trusted to pair `begin`/`end` and to give every object value a `key` first.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+    private var needsComma = false
+
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// `value` as compact JSON.
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    public mutating func key(_ key: String) {
+        separate()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ text: String) { separate(); appendQuoted(text); needsComma = true }
+    public mutating func null() { separate(); append("null"); needsComma = true }
+    public mutating func bool(_ flag: Bool) { separate(); append(flag ? "true" : "false"); needsComma = true }
+
+    /// A number literal, verbatim. It must follow the JSON number grammar (a programming error otherwise).
+    public mutating func number(_ literal: String) {
+        precondition(JSONWriter.isNumberLiteral(literal), "not a JSON number literal")
+        separate()
+        bytes.append(contentsOf: literal.utf8)
+        needsComma = true
+    }
+
+    public mutating func integer(_ value: Int64) {
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // Digits come out lowest first; collect them reversed in a small stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var n = 0
+            repeat {
+                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            } while magnitude > 0
+            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+        }
+        needsComma = true
+    }
+
+    public mutating func integer(_ value: Int) { integer(Int64(value)) }
+
+    /// `"key": "text"` in one call, the shape most contract fields have.
+    public mutating func field(_ name: String, _ text: String) { key(name); string(text) }
+    public mutating func field(_ name: String, _ value: Int64) { key(name); integer(value) }
+    /// `"key": "text"` or `"key": null`.
+    public mutating func field(_ name: String, orNull text: String?) {
+        key(name)
+        if let text { string(text) } else { null() }
+    }
+
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let literal): number(literal)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.members {
+                key(member.key)
+                self.value(member.value)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: bytes
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Quotes `text`, escaping `"`, `\` and the control characters JSON forbids raw; everything
+    /// else (Swift strings are valid UTF-8) is copied as is, in runs rather than byte by byte.
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for k in 0..<utf8.count {
+                let byte = utf8[k]
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
+                appendEscaped(byte)
+                runStart = k + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        let short: UInt8
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): short = byte
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      JSONWriter.hexDigits[Int(byte >> 4)], JSONWriter.hexDigits[Int(byte & 0xF)]])
+            return
+        }
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(short)
+    }
+
+    /// Whether `literal` follows the JSON number grammar.
+    static func isNumberLiteral(_ literal: String) -> Bool {
+        guard let first = literal.utf8.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57),
+              case .number? = try? JSONReader(maxDepth: 0).read(literal) else { return false }
+        return literal.utf8.last.map { $0 >= 48 && $0 <= 57 } ?? false
+    }
+}

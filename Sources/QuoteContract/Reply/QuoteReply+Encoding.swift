@@ -1,0 +1,85 @@
+import ShippingRules
+
+extension QuoteReply {
+    /// The reply as CONTRACT's JSON: members in the contract's order; `event_id` and
+    /// `rules_version` are `null` when absent (a stable shape for readers), `update` is `null`
+    /// for `keep` and `rejected`, `rejection` appears only for `rejected`; amounts are strings
+    /// with the currency's minor digits, `computed_at` is UTC with milliseconds.
+    public func encode() -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        w.field("version", Int64(version))
+        w.field("session_id", sessionID)
+        w.field("sequence", sequence)
+        w.field("event_id", orNull: eventID)
+        w.field("outcome", outcome.wireName)
+        w.key("update")
+        switch outcome {
+        case .update(let update):
+            w.update(update)
+        case .unserviceable(let errors):
+            w.update(ShippingUpdate(errors: errors))
+        case .keep:
+            w.null()
+        case .rejected(let reason):
+            w.null()
+            w.field("rejection", reason)
+        }
+        w.field("rules_version", orNull: rulesVersion)
+        w.field("computed_at", RFC3339.format(computedAt))
+        w.endObject()
+        return w.bytes
+    }
+}
+
+extension JSONWriter {
+    mutating func update(_ update: ShippingUpdate) {
+        beginObject()
+        key("summary_items")
+        summaryItems(update.summaryItems)
+        key("shipping_methods")
+        beginArray()
+        for method in update.shippingMethods {
+            beginObject()
+            field("id", method.id)
+            field("label", method.label)
+            if let detail = method.detail { field("detail", detail) }
+            key("amount")
+            amount(method.amount)
+            if let estimate = method.deliveryEstimate {
+                key("delivery_estimate")
+                beginObject()
+                field("from", estimate.from.description)
+                field("to", estimate.to.description)
+                endObject()
+            }
+            key("summary_items")
+            summaryItems(method.summaryItems)
+            endObject()
+        }
+        endArray()
+        key("errors")
+        beginArray()
+        for error in update.errors {
+            beginObject()
+            field("code", error.code)
+            field("message", error.message)
+            endObject()
+        }
+        endArray()
+        endObject()
+    }
+
+    mutating func summaryItems(_ items: [SummaryItem]) {
+        beginArray()
+        for item in items {
+            beginObject()
+            field("id", item.id)
+            field("label", item.label)
+            key("amount")
+            amount(item.amount)
+            endObject()
+        }
+        endArray()
+    }
+}

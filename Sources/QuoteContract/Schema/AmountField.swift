@@ -1,0 +1,80 @@
+import ShippingRules
+
+/// Reading and writing `{ "currency": "USD", "value": … }`.
+enum AmountField {
+    /// How strictly `value` is read.
+    enum Form {
+        /// Events: a JSON number or a decimal string, exact, with no more decimals than the
+        /// currency has. Trailing zeros are not decimals that matter: `25.000` USD is 25.00.
+        case numberOrDecimalString
+        /// Replies: a string with exactly the currency's minor digits (`"5.00"`, `"1000"`, `"1.234"`).
+        case canonicalString
+    }
+
+    /// A value literal longer than this is refused before parsing: no amount needs it, and it keeps
+    /// hostile megabyte-long numbers away from the decimal parser.
+    static let maxLiteralLength = 64
+
+    /// Reads the amount under `key`. With `currency`, the amount must be in it (`currency_mismatch`
+    /// otherwise); without, any known currency is accepted.
+    static func read(_ object: JSONObject, _ key: String, currency: Currency?, form: Form) throws(FieldFailure) -> Money {
+        guard case .object(let amount) = try object.requiredValue(key) else {
+            throw FieldFailure(.invalidField, key, "must be an object with currency and value")
+        }
+        return try within(key) { () throws(FieldFailure) -> Money in try read(amount, currency: currency, form: form) }
+    }
+
+    static func read(_ amount: JSONObject, currency expected: Currency?, form: Form) throws(FieldFailure) -> Money {
+        let code = try amount.requiredString("currency")
+        let currency: Currency
+        if let expected {
+            guard code == expected.code else {
+                throw FieldFailure(.currencyMismatch, "currency", "must be the event currency \(expected.code)")
+            }
+            currency = expected
+        } else {
+            guard let known = Currency(code: code) else {
+                throw FieldFailure(.invalidField, "currency", "must be a known ISO 4217 code")
+            }
+            currency = known
+        }
+        let literal: String
+        switch (try amount.requiredValue("value"), form) {
+        case (.number(let text), .numberOrDecimalString), (.string(let text), _):
+            literal = text
+        default:
+            throw FieldFailure(.invalidField, "value",
+                               form == .canonicalString ? "must be a decimal string" : "must be a number or a decimal string")
+        }
+        let digits = currency.minorDigits
+        let expectation = form == .canonicalString
+            ? "must be a decimal string with exactly \(digits) decimals for \(currency.code)"
+            : "must be an exact decimal with at most \(digits) decimals for \(currency.code)"
+        guard literal.utf8.count <= maxLiteralLength, let decimal = try? ExactDecimal(parsing: literal) else {
+            throw FieldFailure(.invalidField, "value", expectation)
+        }
+        if form == .canonicalString {
+            guard let money = try? Money(decimal, currency: currency), money.decimalString == literal else {
+                throw FieldFailure(.invalidField, "value", expectation)
+            }
+            return money
+        }
+        do {
+            return try Money(decimal, currency: currency)
+        } catch .outOfRange {
+            throw FieldFailure(.overLimit, "value", "must stay within ±\(Money.maxMinorUnits) minor units")
+        } catch {
+            throw FieldFailure(.invalidField, "value", expectation)
+        }
+    }
+}
+
+extension JSONWriter {
+    /// `{"currency":"USD","value":"53.94"}` with exactly the currency's minor digits.
+    mutating func amount(_ money: Money) {
+        beginObject()
+        field("currency", money.currency.code)
+        field("value", money.decimalString)
+        endObject()
+    }
+}

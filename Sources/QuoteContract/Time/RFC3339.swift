@@ -1,0 +1,126 @@
+import Foundation
+import ShippingRules
+
+/// RFC 3339 timestamps without `DateFormatter` (slow, and locale- and calendar-prone).
+///
+/// Reading accepts exactly `YYYY-MM-DDTHH:MM:SS[.fraction]` followed by `Z` or `±hh:mm`, with
+/// 1–9 fraction digits; upper-case `T` and `Z` only, and no leap second (`:60`), which `Date`
+/// cannot hold and no gateway clock emits. Writing always gives UTC with milliseconds and `Z`.
+public enum RFC3339 {
+    /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s own epoch.
+    private static let referenceEpochOffset: Int64 = 978_307_200
+
+    public static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// The instant as whole seconds since 1970 and nanoseconds, read without any float.
+    public static func parseExact(_ text: String) -> (epochSeconds: Int64, nanoseconds: Int32)? {
+        var text = text
+        return text.withUTF8 { parseParts($0) }
+    }
+
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let (seconds, nanos) = parseParts(bytes) else { return nil }
+        // One rounding only: whole seconds are exact in a Double, the fraction is added once.
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceEpochOffset) + Double(nanos) / 1e9)
+    }
+
+    private static func parseParts(_ b: UnsafeBufferPointer<UInt8>) -> (epochSeconds: Int64, nanoseconds: Int32)? {
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= b.count else { return nil }
+            var value = 0
+            for k in at..<(at + count) {
+                let byte = b[k]
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        func byte(_ at: Int, is expected: Character) -> Bool { at < b.count && b[at] == expected.asciiValue! }
+
+        guard let year = digits(0, 4), byte(4, is: "-"), let month = digits(5, 2), byte(7, is: "-"),
+              let day = digits(8, 2), byte(10, is: "T"), let hour = digits(11, 2), byte(13, is: ":"),
+              let minute = digits(14, 2), byte(16, is: ":"), let second = digits(17, 2),
+              let date = CalendarDate(year: year, month: month, day: day),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        var i = 19
+        var nanos = 0
+        if byte(i, is: ".") {
+            i += 1
+            let start = i
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                guard i - start < 9 else { return nil }
+                nanos = nanos * 10 + Int(b[i] - 48)
+                i += 1
+            }
+            guard i > start else { return nil }
+            for _ in (i - start)..<9 { nanos *= 10 }
+        }
+        var offsetSeconds = 0
+        if byte(i, is: "Z") {
+            i += 1
+        } else if byte(i, is: "+") || byte(i, is: "-") {
+            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+            guard let offsetHours = digits(i + 1, 2), byte(i + 3, is: ":"), let offsetMinutes = digits(i + 4, 2),
+                  offsetHours <= 23, offsetMinutes <= 59 else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return (local - Int64(offsetSeconds), Int32(nanos))
+    }
+
+    /// `date` in UTC with milliseconds: `2026-10-10T12:00:00.123Z`. Finer parts are truncated,
+    /// after snapping to the nearest microsecond so that a `Date` made from whole milliseconds
+    /// (and carrying a float's error) formats as those milliseconds.
+    public static func format(_ date: Date) -> String {
+        let micros = Int64((date.timeIntervalSinceReferenceDate * 1_000_000).rounded())
+        let millis = floorDivide(micros, 1000) + referenceEpochOffset * 1000
+        return format(epochMilliseconds: millis)
+    }
+
+    /// The UTC timestamp of a whole number of milliseconds since 1970.
+    public static func format(epochMilliseconds millis: Int64) -> String {
+        let seconds = floorDivide(millis, 1000)
+        let milli = Int(millis - seconds * 1000)
+        let days = floorDivide(seconds, 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let date = CalendarDate(daysSinceEpoch: Int(days))
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = value
+            while divisor > 0 {
+                out.append(UInt8(48 + (v / divisor) % 10))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        put(date.year, 4); out.append(UInt8(ascii: "-"))
+        put(date.month, 2); out.append(UInt8(ascii: "-"))
+        put(date.day, 2); out.append(UInt8(ascii: "T"))
+        put(secondOfDay / 3600, 2); out.append(UInt8(ascii: ":"))
+        put(secondOfDay / 60 % 60, 2); out.append(UInt8(ascii: ":"))
+        put(secondOfDay % 60, 2); out.append(UInt8(ascii: "."))
+        put(milli, 3); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.
+    public static func epochMilliseconds(_ date: Date) -> Int64 {
+        let micros = Int64((date.timeIntervalSinceReferenceDate * 1_000_000).rounded())
+        return floorDivide(micros, 1000) + referenceEpochOffset * 1000
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import QuoteContract
+
+/// Structured logs: one JSON object a line on stderr. Fields are chosen by the caller from
+/// identifiers only (session ids, event ids, partitions, codes): never an address or a cart.
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug = 0, info, warning, error
+        var name: String { ["debug", "info", "warning", "error"][rawValue] }
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warning", "warn": self = .warning
+            case "error": self = .error
+            default: return nil
+            }
+        }
+    }
+
+    public let minimum: Level
+    private let write: @Sendable (String) -> Void
+    private let clock: any Clock
+
+    public init(minimum: Level = .info, clock: any Clock = SystemClock(),
+                write: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        self.minimum = minimum
+        self.clock = clock
+        self.write = write
+    }
+
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A logger that writes nothing.
+    public static let silent = Logger(minimum: .error) { _ in }
+
+    public func log(_ level: Level, _ message: String, _ fields: [String: LogValue] = [:]) {
+        guard level >= minimum else { return }
+        var line = "{\"ts\":\"\(RFC3339.format(clock.now()))\",\"level\":\"\(level.name)\",\"msg\":\(Self.quote(message))"
+        for key in fields.keys.sorted() {
+            line += ",\(Self.quote(key)):\(fields[key]!.json)"
+        }
+        write(line + "}")
+    }
+
+    public func debug(_ message: String, _ fields: [String: LogValue] = [:]) { log(.debug, message, fields) }
+    public func info(_ message: String, _ fields: [String: LogValue] = [:]) { log(.info, message, fields) }
+    public func warning(_ message: String, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
+    public func error(_ message: String, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A log field's value: text or a number, nothing structured (so no cart can slip in).
+public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    case text(String)
+    case number(Int64)
+
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .number(value) }
+    public static func int<T: BinaryInteger>(_ v: T) -> LogValue { .number(Int64(v)) }
+
+    var json: String {
+        switch self {
+        case .text(let s): return Logger.quote(s)
+        case .number(let n): return String(n)
+        }
+    }
+}

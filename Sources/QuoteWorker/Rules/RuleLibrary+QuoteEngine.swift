@@ -1,0 +1,5 @@
+import ShippingRules
+
+// The merchants' rules are what a production worker quotes with.
+extension RuleLibrary: QuoteEngine {}
+extension RuleSet: QuoteEngine {}

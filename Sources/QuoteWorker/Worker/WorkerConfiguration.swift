@@ -1,0 +1,53 @@
+import Foundation
+import Kafka
+import QuoteContract
+
+public struct WorkerConfiguration: Sendable {
+    /// The contract's four topics; each name can be overridden.
+    public var topics: Topics
+    /// librdkafka properties for both the consumer and the producer (`bootstrap.servers`,
+    /// security settings, tuning). `group.id` defaults to `shipquote`.
+    public var kafka: KafkaConfiguration
+    /// The most records handled in one turn of the loop.
+    public var maxBatch: Int
+    /// How long one poll waits for the first record.
+    public var pollTimeoutMs: Int32
+    /// How often finished offsets are committed.
+    public var commitInterval: Duration
+    /// An event without `reply_by` expires this long after `occurred_at`; nil: never.
+    public var defaultTimeToLive: TimeInterval?
+    /// How long a shutdown may take to deliver what is in flight.
+    public var shutdownGrace: Duration
+
+    public init(topics: Topics = .defaults, kafka: KafkaConfiguration = KafkaConfiguration(),
+                maxBatch: Int = 500, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
+                defaultTimeToLive: TimeInterval? = 30, shutdownGrace: Duration = .seconds(10)) {
+        self.topics = topics
+        self.kafka = kafka
+        self.maxBatch = maxBatch
+        self.pollTimeoutMs = pollTimeoutMs
+        self.commitInterval = commitInterval
+        self.defaultTimeToLive = defaultTimeToLive
+        self.shutdownGrace = shutdownGrace
+    }
+
+    /// The consumer's properties: the shared ones plus the group.
+    public var consumerKafka: KafkaConfiguration {
+        var c = kafka
+        c.setDefault("group.id", "shipquote")
+        return c
+    }
+
+    /// The producer's properties: consumer-only keys are removed so librdkafka does not warn.
+    public var producerKafka: KafkaConfiguration {
+        var c = kafka
+        for key in ["group.id", "group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
+                    "max.poll.interval.ms", "auto.offset.reset", "fetch.wait.max.ms", "fetch.min.bytes",
+                    "partition.assignment.strategy", "fetch.max.bytes", "max.partition.fetch.bytes",
+                    "queued.min.messages", "queued.max.messages.kbytes", "isolation.level", "enable.partition.eof"] {
+            c[key] = nil
+        }
+        c.setDefault("linger.ms", "1")  // a latency-bound service: replies should not wait for company
+        return c
+    }
+}

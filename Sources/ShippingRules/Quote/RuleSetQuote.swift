@@ -1,0 +1,173 @@
+import Foundation
+
+extension RuleSet {
+    /// The answer for one request: pure, deterministic, never traps on input.
+    public func quote(_ request: QuoteRequest) -> QuoteResult {
+        var trace = Trace(enabled: false)
+        return answer(request, trace: &trace)
+    }
+
+    /// The answer and the steps that produced it.
+    public func explain(_ request: QuoteRequest) -> QuoteExplanation {
+        var trace = Trace(enabled: true)
+        trace.add("rules \(fileName) \(version)")
+        let result = answer(request, trace: &trace)
+        return QuoteExplanation(result: result, trace: trace.lines)
+    }
+
+    private func answer(_ request: QuoteRequest, trace: inout Trace) -> QuoteResult {
+        let currency = request.currency
+        guard currencies.contains(currency) else {
+            trace.add("currency \(currency.code) is not priced (rules price \(currencies.map(\.code).joined(separator: ", ")))")
+            return .rejected(code: "CURRENCY_NOT_PRICED",
+                             reason: "the rules price \(currencies.map(\.code).joined(separator: ", ")), not \(currency.code)")
+        }
+        let cart: CartFacts
+        do { cart = try CartFacts(request.cart, currency: currency) } catch {
+            switch error {
+            case .currencyMismatch(let why):
+                trace.add(why)
+                return .rejected(code: "CURRENCY_MISMATCH", reason: why)
+            case .outOfRange(let why):
+                trace.add(why)
+                return .rejected(code: "AMOUNT_OUT_OF_RANGE", reason: why)
+            }
+        }
+        if request.trigger == .sheetOpened && onSheetOpened == .keep {
+            trace.add("sheet opened and on_sheet_opened is keep: the session's methods stay")
+            return .keep
+        }
+
+        let address = ResolvedAddress(request.address)
+        for rule in serviceability {
+            if let why = rule.mismatch(address) {
+                trace.add("serviceability[\(rule.index)] does not apply: \(why)")
+            } else {
+                trace.add("serviceability[\(rule.index)] applies: \(rule.error.code)")
+                return .unserviceable([rule.error])
+            }
+        }
+
+        let layers = tax.layers.filter { layer in
+            if let why = layer.zone.mismatch(address) {
+                trace.add("tax layer \(layer.id) does not apply: \(why)")
+                return false
+            }
+            trace.add("tax layer \(layer.id) applies (\(layer.rate)%)")
+            return true
+        }
+        let calendar = warehouse.map(DeliveryCalendar.init)
+        var offered: [ShippingMethod] = []
+        for rule in methods {
+            if let method = offer(rule, cart: cart, address: address, layers: layers, calendar: calendar, request: request, trace: &trace) {
+                offered.append(method)
+            }
+        }
+        guard !offered.isEmpty else {
+            trace.add("no shipping method serves this address: \(noMethodsError.code)")
+            return .unserviceable([noMethodsError])
+        }
+
+        // The sheet preselects the first method and applies the top-level breakdown to the selected
+        // one: putting the customer's still-offered choice first keeps the two in agreement.
+        if let selected = request.selectedShippingMethodID, let index = offered.firstIndex(where: { $0.id == selected }) {
+            if index > 0 { offered.insert(offered.remove(at: index), at: 0) }
+            trace.add("selected method \(selected) is still offered")
+        } else {
+            trace.add("selected method: \(offered[0].id) (the first offered)")
+        }
+        let update = ShippingUpdate(summaryItems: offered[0].summaryItems, shippingMethods: offered, errors: [])
+        let violations = UpdateCheck.violations(of: update, currency: currency)
+        guard violations.isEmpty else {
+            for v in violations { trace.add("update check: \(v)") }
+            return .unserviceable([ShippingError(code: "SHIPPING_UNAVAILABLE", message: noMethodsError.message)])
+        }
+        return .update(update)
+    }
+
+    private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, layers: [TaxLayer],
+                       calendar: DeliveryCalendar?, request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
+        let currency = request.currency
+        if let zones = rule.zones {
+            var reasons: [String] = []
+            guard zones.contains(where: { zone in
+                if let why = zone.mismatch(address) {
+                    if trace.enabled { reasons.append("\(zone.name): \(why)") }
+                    return false
+                }
+                return true
+            }) else {
+                trace.add("method \(rule.id) not offered: no zone holds the address (\(reasons.joined(separator: "; ")))")
+                return nil
+            }
+        }
+        for condition in rule.conditions {
+            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
+                trace.add("method \(rule.id) not offered: \(why)")
+                return nil
+            }
+        }
+        var priceTrace = Trace(enabled: trace.enabled)
+        guard let price = rule.price.price(for: cart, address: address, currency: currency, trace: &priceTrace) else {
+            trace.add("method \(rule.id) not offered: " + priceTrace.lines.joined(separator: "; "))
+            return nil
+        }
+        trace.add("method \(rule.id) offered at \(price.decimalString)" + (priceTrace.lines.isEmpty ? "" : " (" + priceTrace.lines.joined(separator: "; ") + ")"))
+
+        var estimate: DeliveryEstimate?
+        if let transit = rule.transitDays, let calendar {
+            estimate = calendar.estimate(transit: transit, now: request.now)
+            if let estimate { trace.add("method \(rule.id) delivers \(estimate.from)…\(estimate.to) (ships \(calendar.shipDate(now: request.now)))") }
+        }
+        var items: [SummaryItem] = [SummaryItem(id: "subtotal", label: labels.subtotal, amount: cart.merchandise)]
+        for discount in cart.discounts {
+            let id = cart.discounts.count == 1 ? "discount" : "discount-\(discount.id)"
+            let label = discount.label.allSatisfy(\.isWhitespace) ? "Discount" : discount.label
+            items.append(SummaryItem(id: id, label: label, amount: discount.amount))
+        }
+        items.append(SummaryItem(id: "shipping", label: labels.shipping, amount: price))
+        var taxTrace = Trace(enabled: trace.enabled)
+        let taxLines = TaxCalculation(policy: tax, rounding: rounding, label: labels.tax)
+            .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
+        trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
+        items.append(contentsOf: taxLines.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
+        let total = items.map(\.amount).sum(in: currency)
+        items.append(SummaryItem(id: "total", label: payee, amount: total))
+
+        return ShippingMethod(id: rule.id, label: rule.label, detail: rule.detail?.render(estimate),
+                              amount: price, deliveryEstimate: estimate, summaryItems: items)
+    }
+}
+
+extension MethodCondition {
+    /// Nil when the condition holds, else why not.
+    func mismatch(cart: CartFacts, request: QuoteRequest, calendar: DeliveryCalendar?) -> String? {
+        switch self {
+        case .orderBefore(let limit):
+            guard let calendar else { return "no warehouse clock" }
+            let minute = calendar.localMoment(request.now).minuteOfDay
+            return minute < limit ? nil : "ordered at \(Self.clock(minute)), after \(Self.clock(limit)) warehouse time"
+        case .weekdays(let days):
+            guard let calendar else { return "no warehouse clock" }
+            let day = calendar.localMoment(request.now).date.weekday
+            return days.contains(day) ? nil : "not offered on \(Weekday.names[day])"
+        case .cartValueAtLeast(let amount):
+            return amount.isReached(by: cart.valueAfterDiscounts) ? nil
+                : "cart value \(cart.valueAfterDiscounts.decimalString) below \(amount.money(in: request.currency).decimalString)"
+        case .cartValueBelow(let amount):
+            return amount.isReached(by: cart.valueAfterDiscounts)
+                ? "cart value \(cart.valueAfterDiscounts.decimalString) not below \(amount.money(in: request.currency).decimalString)" : nil
+        case .maxWeightGrams(let grams):
+            return cart.weightGrams <= grams ? nil : "cart weighs \(cart.weightGrams) g, over \(grams) g"
+        case .paymentMethodTypes(let types):
+            return types.contains(request.paymentMethodType) ? nil : "not offered for \(request.paymentMethodType)"
+        case .triggers(let triggers):
+            return triggers.contains(request.trigger.rawValue) ? nil : "not offered on \(request.trigger.rawValue)"
+        }
+    }
+
+    private static func clock(_ minutes: Int) -> String {
+        let h = minutes / 60, m = minutes % 60
+        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+    }
+}

@@ -1,0 +1,89 @@
+/// A way a `ShippingUpdate` would break the SDK's rules; the SDK would ignore such a response,
+/// so it is never sent as an update.
+public enum UpdateViolation: Hashable, Sendable, CustomStringConvertible {
+    /// A summary list is empty, so it has no grand total.
+    case missingTotal(list: String)
+    /// The last line (the grand total) is not the sum of the lines above it.
+    case totalNotSumOfLines(list: String, total: String, sumOfLines: String)
+    case negativeTotal(list: String, total: String)
+    /// An amount is not in the session currency.
+    case currencyMismatch(field: String, expected: String, found: String)
+    case tooManyShippingMethods(count: Int)
+    case tooManySummaryItems(list: String, count: Int)
+    /// A delivery estimate whose `from` is after its `to`.
+    case deliveryRangeReversed(method: String, from: CalendarDate, to: CalendarDate)
+    case emptyLabel(field: String)
+    case emptyID(field: String)
+    case duplicateMethodID(String)
+
+    public var description: String {
+        switch self {
+        case .missingTotal(let list): return "\(list): empty, no grand total"
+        case .totalNotSumOfLines(let list, let total, let sum): return "\(list): grand total \(total) is not the sum of the lines above (\(sum))"
+        case .negativeTotal(let list, let total): return "\(list): grand total \(total) is negative"
+        case .currencyMismatch(let field, let expected, let found): return "\(field): amount in \(found), the session is in \(expected)"
+        case .tooManyShippingMethods(let count): return "shipping_methods: \(count) methods, the SDK takes at most \(UpdateCheck.maxShippingMethods)"
+        case .tooManySummaryItems(let list, let count): return "\(list): \(count) items, the SDK takes at most \(UpdateCheck.maxSummaryItems)"
+        case .deliveryRangeReversed(let method, let from, let to): return "\(method).delivery_estimate: from \(from) is after to \(to)"
+        case .emptyLabel(let field): return "\(field): empty label"
+        case .emptyID(let field): return "\(field): empty id"
+        case .duplicateMethodID(let id): return "shipping_methods: id '\(id)' is used twice"
+        }
+    }
+}
+
+/// The SDK's rules for a `YunoShippingUpdate`, checked on every quote before it is answered:
+/// each summary list ends with a grand total equal to the sum of the lines above it, one currency
+/// everywhere, at most 100 methods and 100 summary items (per list), `from ≤ to`, no empty labels.
+public enum UpdateCheck {
+    public static let maxShippingMethods = 100
+    public static let maxSummaryItems = 100
+
+    public static func violations(of update: ShippingUpdate, currency: Currency) -> [UpdateViolation] {
+        var found: [UpdateViolation] = []
+        if !update.summaryItems.isEmpty || update.shippingMethods.isEmpty {
+            check(update.summaryItems, list: "summary_items", currency: currency, into: &found)
+        }
+        if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
+        var ids: Set<String> = []
+        for (i, method) in update.shippingMethods.enumerated() {
+            let field = "shipping_methods[\(i)]"
+            if method.id.isEmpty { found.append(.emptyID(field: "\(field).id")) }
+            else if !ids.insert(method.id).inserted { found.append(.duplicateMethodID(method.id)) }
+            if isBlank(method.label) { found.append(.emptyLabel(field: "\(field).label")) }
+            if method.amount.currency != currency {
+                found.append(.currencyMismatch(field: "\(field).amount", expected: currency.code, found: method.amount.currency.code))
+            }
+            if let estimate = method.deliveryEstimate, estimate.from > estimate.to {
+                found.append(.deliveryRangeReversed(method: field, from: estimate.from, to: estimate.to))
+            }
+            check(method.summaryItems, list: "\(field).summary_items", currency: currency, into: &found)
+        }
+        return found
+    }
+
+    private static func check(_ items: [SummaryItem], list: String, currency: Currency, into found: inout [UpdateViolation]) {
+        guard let total = items.last else { found.append(.missingTotal(list: list)); return }
+        if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list, count: items.count)) }
+        var sum: Int128 = 0
+        var oneCurrency = true
+        for (i, item) in items.enumerated() {
+            if isBlank(item.label) { found.append(.emptyLabel(field: "\(list)[\(i)].label")) }
+            if item.id.isEmpty { found.append(.emptyID(field: "\(list)[\(i)].id")) }
+            if item.amount.currency != currency {
+                oneCurrency = false
+                found.append(.currencyMismatch(field: "\(list)[\(i)].amount", expected: currency.code, found: item.amount.currency.code))
+            }
+            if i < items.count - 1 { sum += Int128(item.amount.minorUnits) }
+        }
+        guard oneCurrency else { return }           // a sum across currencies means nothing
+        if items.count > 1, sum != Int128(total.amount.minorUnits) {
+            let sumText = sum.magnitude <= UInt128(Money.maxMinorUnits)
+                ? Money(minorUnits: Int64(sum), currency: currency).decimalString : "out of range"
+            found.append(.totalNotSumOfLines(list: list, total: total.amount.decimalString, sumOfLines: sumText))
+        }
+        if total.amount.isNegative { found.append(.negativeTotal(list: list, total: total.amount.decimalString)) }
+    }
+
+    private static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Counts delivery dates on the warehouse's calendar: local date and time from the injected
+/// clock, cutoff, business days, holidays, handling days, then transit business days.
+struct DeliveryCalendar: Sendable {
+    let warehouse: Warehouse
+
+    /// The warehouse's local date and minute of the day at `now` (DST included, via the zone's offset at that instant).
+    func localMoment(_ now: Date) -> (date: CalendarDate, minuteOfDay: Int) {
+        let offset = warehouse.timeZone.secondsFromGMT(for: now)
+        let seconds = Int(floor(now.timeIntervalSince1970)) + offset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        return (CalendarDate(daysSinceEpoch: days), secondOfDay / 60)
+    }
+
+    func isBusinessDay(_ date: CalendarDate) -> Bool {
+        warehouse.businessDays.contains(date.weekday) && !warehouse.holidays.contains(date)
+    }
+
+    /// The first business day on or after `date`.
+    func businessDay(onOrAfter date: CalendarDate) -> CalendarDate {
+        var day = date
+        var steps = 0
+        // Bounded: a year of holidays is a configuration error, not a reason to loop forever.
+        while !isBusinessDay(day) && steps < 366 {
+            day = day.adding(days: 1)
+            steps += 1
+        }
+        return day
+    }
+
+    /// `count` business days after `date` (a business day itself).
+    func adding(businessDays count: Int, to date: CalendarDate) -> CalendarDate {
+        var day = date
+        for _ in 0..<count { day = businessDay(onOrAfter: day.adding(days: 1)) }
+        return day
+    }
+
+    /// The business day the order leaves the warehouse: today when before the cutoff on a business
+    /// day, else the next business day; then handling days.
+    func shipDate(now: Date) -> CalendarDate {
+        let (today, minute) = localMoment(now)
+        var first = today
+        if !isBusinessDay(today) || (warehouse.cutoffMinutes.map { minute >= $0 } ?? false) {
+            first = today.adding(days: 1)
+        }
+        return adding(businessDays: warehouse.handlingDays, to: businessDay(onOrAfter: first))
+    }
+
+    func estimate(transit: ClosedRange<Int>, now: Date) -> DeliveryEstimate {
+        let ship = shipDate(now: now)
+        return DeliveryEstimate(from: adding(businessDays: transit.lowerBound, to: ship),
+                                to: adding(businessDays: transit.upperBound, to: ship))
+    }
+}

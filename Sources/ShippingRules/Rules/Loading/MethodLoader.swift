@@ -1,0 +1,135 @@
+import Foundation
+
+/// Reads one entry of `shipping_methods`.
+struct MethodLoader {
+    let zones: ZoneReader
+    let amounts: AmountReader
+    let warehouse: Warehouse?
+
+    static let keys: Set<String> = ["id", "label", "detail", "zones", "countries", "states", "when", "price", "transit_days"]
+    static let placeholders = ["{min}", "{max}", "{from}", "{to}"]
+
+    func load(_ node: RulesNode) throws(RulesError) -> ShippingMethodRule {
+        let m = try node.mapping("a shipping method like {id: standard, label: Standard shipping, price: {base: 5.00}}", keys: Self.keys)
+        let id = try m.required("id", "a method id like standard").nonEmptyString("a method id like standard")
+        let label = try m.required("label", "the option name shown on the sheet").nonEmptyString("the option name shown on the sheet")
+
+        var served: [Zone]?
+        if let list = m["zones"] {
+            if let other = m["countries"] ?? m["states"] { throw other.error(.invalidValue, "give either zones or countries/states, not both") }
+            served = try list.list().map { (n) throws(RulesError) -> Zone in try zones.reference(n) }
+        } else if m.has("countries") || m.has("states") {
+            var zone = Zone()
+            zone.countries = try m["countries"].map { (n) throws(RulesError) in Set(try n.stringList("a country code").map(PlaceName.code)) }
+            zone.states = try m["states"].map { (n) throws(RulesError) in Set(try n.stringList("a state code").map(PlaceName.code)) }
+            served = [zone]
+        }
+
+        let transit = try m["transit_days"].map { (n) throws(RulesError) in try transitDays(n) }
+        if let n = m["transit_days"], warehouse == nil {
+            throw n.error(.invalidValue, "transit days are counted on the warehouse calendar; add warehouse: {time_zone: …}")
+        }
+
+        let detail = try m["detail"]?.nonEmptyString("a description like \"Arrives in {min}-{max} business days\"")
+        if let detail, let n = m["detail"] {
+            var rest = detail
+            for p in Self.placeholders { rest = rest.replacingOccurrences(of: p, with: "") }
+            if let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                throw n.error(.invalidValue, "unknown placeholder \(rest[open...close]); expected {min}, {max}, {from} or {to}")
+            }
+            if transit == nil, Self.placeholders.contains(where: detail.contains) {
+                throw n.error(.invalidValue, "placeholders {min}, {max}, {from}, {to} need transit_days on this method")
+            }
+        }
+
+        let conditions = try m["when"].map { (n) throws(RulesError) in try self.conditions(n) } ?? []
+        let price = try self.price(try m.required("price", "a price like {base: 5.00}"))
+        return ShippingMethodRule(id: id, label: label, detail: detail.map { DetailTemplate($0, transit: transit) }, zones: served, conditions: conditions,
+                                  price: price, transitDays: transit)
+    }
+
+    private func transitDays(_ node: RulesNode) throws(RulesError) -> ClosedRange<Int> {
+        if case .scalar = node.node {
+            let days = try node.int("a number of business days", in: 0...365)
+            return days...days
+        }
+        let m = try node.mapping("{min: 3, max: 5}", keys: ["min", "max"])
+        let low = try m.required("min", "a number of business days").int("a number of business days", in: 0...365)
+        let highNode = try m.required("max", "a number of business days")
+        let high = try highNode.int("a number of business days", in: 0...365)
+        guard low <= high else { throw highNode.error(.invalidValue, "expected max ≥ min (\(low)), found \(high)") }
+        return low...high
+    }
+
+    private func conditions(_ node: RulesNode) throws(RulesError) -> [MethodCondition] {
+        let m = try node.mapping("conditions like {order_before: \"15:00\"}",
+                                 keys: ["order_before", "weekdays", "cart_value_at_least", "cart_value_below",
+                                        "max_weight_grams", "payment_method_types", "triggers"])
+        var result: [MethodCondition] = []
+        if let n = m["order_before"] {
+            guard warehouse != nil else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
+            result.append(.orderBefore(minutes: try n.timeOfDay()))
+        }
+        if let n = m["weekdays"] {
+            guard warehouse != nil else { throw n.error(.invalidValue, "weekdays are warehouse days; add warehouse: {time_zone: …}") }
+            result.append(.weekdays(try Weekday.set(n)))
+        }
+        if let n = m["cart_value_at_least"] { result.append(.cartValueAtLeast(try amounts.amount(n))) }
+        if let n = m["cart_value_below"] { result.append(.cartValueBelow(try amounts.amount(n))) }
+        if let n = m["max_weight_grams"] { result.append(.maxWeightGrams(try n.int("a weight in grams", in: 0...100_000_000))) }
+        if let n = m["payment_method_types"] { result.append(.paymentMethodTypes(Set(try n.stringList("a wallet like APPLE_PAY")))) }
+        if let n = m["triggers"] {
+            var set: Set<String> = []
+            for item in try n.list() { set.insert(try item.choice(QuoteTrigger.self).rawValue) }
+            result.append(.triggers(set))
+        }
+        return result
+    }
+
+    private func price(_ node: RulesNode) throws(RulesError) -> PriceRule {
+        if case .scalar = node.node { return PriceRule(base: try amounts.amount(node)) }
+        let m = try node.mapping("a price like {base: 5.00, free_over: 100.00}",
+                                 keys: ["base", "free_over", "by", "tiers", "above", "per_item", "surcharges"])
+        var rule = PriceRule()
+        rule.base = try m["base"].map { (n) throws(RulesError) in try amounts.amount(n) }
+        rule.freeOver = try m["free_over"].map { (n) throws(RulesError) in try amounts.amount(n) }
+        rule.perItem = try m["per_item"].map { (n) throws(RulesError) in try amounts.amount(n) }
+        rule.above = try m["above"].map { (n) throws(RulesError) in try amounts.amount(n) }
+        if let by = m["by"] {
+            rule.measure = try by.choice(PriceRule.Measure.self)
+            let tiersNode = try m.required("tiers", "tiers like [{up_to: 1000, amount: 12.00}]")
+            if let base = m["base"] { throw base.error(.invalidValue, "give either base or by/tiers, not both") }
+            var previous: ExactDecimal?
+            for entry in try tiersNode.list() {
+                let t = try entry.mapping("a tier like {up_to: 1000, amount: 12.00}", keys: ["up_to", "amount"])
+                let upNode = try t.required("up_to", "the tier's inclusive upper bound")
+                let upTo = try upNode.decimal("a bound like 1000")
+                if let previous, upTo <= previous { throw upNode.error(.invalidValue, "expected tiers in increasing order, found \(upTo) after \(previous)") }
+                previous = upTo
+                rule.tiers.append(.init(upTo: upTo, amount: try amounts.amount(try t.required("amount", "the tier's price"))))
+            }
+            guard !rule.tiers.isEmpty else { throw tiersNode.expected("at least one tier") }
+        } else if let tiers = m["tiers"] {
+            throw tiers.error(.missingKey, "tiers need by: weight_grams, cart_value or item_count")
+        } else if let above = m["above"] {
+            throw above.error(.invalidValue, "above is the price beyond the last tier; it needs by: and tiers:")
+        }
+        if rule.base == nil && rule.measure == nil && rule.perItem == nil {
+            throw node.error(.missingKey, "expected base, by/tiers or per_item in the price")
+        }
+        if let list = m["surcharges"] {
+            for entry in try list.list() {
+                let s = try entry.mapping("a surcharge like {zone: {country: US, states: [AK, HI]}, amount: 10.00}", keys: ["zone", "amount", "label"])
+                rule.surcharges.append(.init(zone: try zones.reference(try s.required("zone", "a zone id or inline zone")),
+                                             amount: try amounts.amount(try s.required("amount", "an amount")),
+                                             label: try s["label"]?.nonEmptyString("a label")))
+            }
+        }
+        return rule
+    }
+}
+
+/// Lets `when: {triggers: [address_changed]}` read the trigger names.
+extension QuoteTrigger: CaseIterable {
+    public static var allCases: [QuoteTrigger] { [.sheetOpened, .addressChanged] }
+}

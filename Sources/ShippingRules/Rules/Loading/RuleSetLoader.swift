@@ -1,0 +1,207 @@
+import Foundation
+
+/// Turns a parsed rules document into a `RuleSet`, checking every field as it goes.
+/// The schema is documented in examples/rules/README.md.
+struct RuleSetLoader {
+    let file: String
+
+    private static let topKeys: Set<String> = [
+        "version", "merchant", "payee", "currencies", "rounding", "warehouse", "zones", "serviceability",
+        "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error",
+    ]
+
+    func load(_ root: YAMLNode, version: String) throws(RulesError) -> RuleSet {
+        let doc = try RulesNode(node: root, file: file, path: "").mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
+        let schema = try doc.required("version", "1 (the rules schema version)")
+        guard try schema.string("1 (the rules schema version)") == "1" else { throw schema.expected("1 (the rules schema version)") }
+
+        let merchant = try doc["merchant"].map { (n) throws(RulesError) in try n.nonEmptyString("a merchant id like acme") }
+        let payee = try doc.required("payee", "the grand total's label, like ACME Inc.").nonEmptyString("the grand total's label, like ACME Inc.")
+        let currencies = try loadCurrencies(try doc.required("currencies", "a list of ISO 4217 codes like [USD]"))
+        let amounts = AmountReader(currencies: currencies)
+
+        let rounding = try doc["rounding"].map { (n) throws(RulesError) in try loadRounding(n) } ?? RoundingPolicy()
+        let warehouse = try doc["warehouse"].map { (n) throws(RulesError) in try loadWarehouse(n) }
+        let zones = try loadZoneTable(doc["zones"])
+        let zoneReader = ZoneReader(table: zones)
+
+        var serviceability: [ServiceabilityRule] = []
+        if let list = doc["serviceability"] {
+            for (i, entry) in try list.list().enumerated() {
+                serviceability.append(try loadServiceability(entry, index: i, zones: zoneReader))
+            }
+        }
+
+        let tax = try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } ?? TaxPolicy()
+
+        let methodsNode = try doc.required("shipping_methods", "a list of shipping methods")
+        var methods: [ShippingMethodRule] = []
+        var methodIDs: Set<String> = []
+        for entry in try methodsNode.list() {
+            let method = try MethodLoader(zones: zoneReader, amounts: amounts, warehouse: warehouse).load(entry)
+            guard methodIDs.insert(method.id).inserted else {
+                throw entry.error(.duplicate, "shipping method id '\(method.id)' is used twice; ids must be unique")
+            }
+            methods.append(method)
+        }
+        guard !methods.isEmpty else { throw methodsNode.expected("at least one shipping method") }
+
+        let onSheetOpened = try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } ?? .quote
+        let labels = try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } ?? RuleSet.Labels()
+        let noMethods = try doc["no_methods_error"].map { (n) throws(RulesError) in
+            try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE")
+        } ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address.")
+
+        return RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened,
+                       currencies: currencies, rounding: rounding, warehouse: warehouse, zones: zones,
+                       serviceability: serviceability, tax: tax, methods: methods, labels: labels, noMethodsError: noMethods)
+    }
+
+    private func loadCurrencies(_ node: RulesNode) throws(RulesError) -> [Currency] {
+        var result: [Currency] = []
+        for item in try node.list() {
+            let code = try item.string("an ISO 4217 code like USD")
+            guard let currency = Currency(code: code) else { throw item.expected("an ISO 4217 code like USD") }
+            guard !result.contains(currency) else { throw item.error(.duplicate, "currency \(code) is listed twice") }
+            result.append(currency)
+        }
+        guard !result.isEmpty else { throw node.expected("at least one currency") }
+        return result
+    }
+
+    private func loadRounding(_ node: RulesNode) throws(RulesError) -> RoundingPolicy {
+        let m = try node.mapping("a mapping like {mode: half_even, level: line}", keys: ["mode", "level"])
+        var policy = RoundingPolicy()
+        if let mode = m["mode"] { policy.mode = try mode.choice(RoundingMode.self) }
+        if let level = m["level"] { policy.level = try level.choice(RoundingLevel.self) }
+        return policy
+    }
+
+    private func loadWarehouse(_ node: RulesNode) throws(RulesError) -> Warehouse {
+        let m = try node.mapping("a mapping like {time_zone: America/Los_Angeles, cutoff: \"14:00\"}",
+                                 keys: ["time_zone", "cutoff", "business_days", "holidays", "handling_days"])
+        let zoneNode = try m.required("time_zone", "an IANA time zone like America/Los_Angeles")
+        let zoneName = try zoneNode.string("an IANA time zone like America/Los_Angeles")
+        guard let timeZone = TimeZone(identifier: zoneName) else { throw zoneNode.expected("an IANA time zone like America/Los_Angeles") }
+        let cutoff = try m["cutoff"].map { (n) throws(RulesError) in try n.timeOfDay() }
+        let businessDays = try m["business_days"].map { (n) throws(RulesError) in try Weekday.set(n) } ?? [1, 2, 3, 4, 5]
+        guard !businessDays.isEmpty else { throw m["business_days"]!.expected("at least one business day") }
+        var holidays: Set<CalendarDate> = []
+        if let list = m["holidays"] { for item in try list.list() { holidays.insert(try item.date()) } }
+        let handling = try m["handling_days"].map { (n) throws(RulesError) in try n.int("a number of business days", in: 0...60) } ?? 0
+        return Warehouse(timeZone: timeZone, cutoffMinutes: cutoff, businessDays: businessDays, holidays: holidays, handlingDays: handling)
+    }
+
+    private func loadZoneTable(_ node: RulesNode?) throws(RulesError) -> [String: Zone] {
+        guard let node else { return [:] }
+        var table: [String: Zone] = [:]
+        for entry in try node.list() {
+            let zone = try ZoneReader.zone(entry, named: true)
+            guard let id = zone.id else { continue }
+            guard table[id] == nil else { throw entry.error(.duplicate, "zone id '\(id)' is used twice; ids must be unique") }
+            table[id] = zone
+        }
+        return table
+    }
+
+    private func loadServiceability(_ node: RulesNode, index: Int, zones: ZoneReader) throws(RulesError) -> ServiceabilityRule {
+        let m = try node.mapping("a mapping like {when: {country_not_in: [US]}, error: {code: …, message: …}}", keys: ["when", "error"])
+        let when = try m.required("when", "the conditions, like {country_not_in: [US]}")
+        let conditions = try AddressConditionReader(zones: zones).conditions(when)
+        let error = try loadShippingError(try m.required("error", "{code: COUNTRY_NOT_SUPPORTED, message: …}"), defaultCode: nil)
+        return ServiceabilityRule(conditions: conditions, error: error, index: index)
+    }
+
+    private func loadShippingError(_ node: RulesNode, defaultCode: String?) throws(RulesError) -> ShippingError {
+        let m = try node.mapping("a mapping like {code: COUNTRY_NOT_SUPPORTED, message: \"We ship to the US only\"}", keys: ["code", "message"])
+        let codeWhat = "an error code like COUNTRY_NOT_SUPPORTED (A-Z, 0-9, _)"
+        let code: String
+        if let c = m["code"] {
+            code = try c.string(codeWhat)
+            guard !code.isEmpty, code.allSatisfy({ ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "_" }) else { throw c.expected(codeWhat) }
+        } else if let defaultCode {
+            code = defaultCode
+        } else {
+            _ = try m.required("code", codeWhat)
+            code = ""
+        }
+        let message = try m.required("message", "the text shown to the customer").nonEmptyString("the text shown to the customer")
+        return ShippingError(code: code, message: message)
+    }
+
+    private func loadTax(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader) throws(RulesError) -> TaxPolicy {
+        let m = try node.mapping("a mapping like {layers: […], summary: combined}", keys: ["layers", "summary", "included_in_prices"])
+        var policy = TaxPolicy()
+        if let summary = m["summary"] { policy.summary = try summary.choice(TaxPolicy.Summary.self) }
+        if let inclusive = m["included_in_prices"], try inclusive.bool() {
+            throw inclusive.error(.invalidValue, "tax-inclusive prices are not supported yet; expected false")
+        }
+        var ids: Set<String> = []
+        for entry in try m["layers"]?.list() ?? [] {
+            let layer = try loadLayer(entry, zones: zones, amounts: amounts)
+            guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
+            policy.layers.append(layer)
+        }
+        return policy
+    }
+
+    private func loadLayer(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader) throws(RulesError) -> TaxLayer {
+        let m = try node.mapping("a tax layer like {id: ca, zone: {country: US, state: CA}, rate: 7.25%}",
+                                 keys: ["id", "label", "zone", "rate", "shipping", "categories", "included_in_prices"])
+        let id = try m.required("id", "a layer id like ca").nonEmptyString("a layer id like ca")
+        let label = try m["label"]?.nonEmptyString("a label like CA sales tax") ?? id
+        let zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: CA}"))
+        let rate = try m.required("rate", "a rate like 7.25%").rate()
+        let shipping = try m["shipping"]?.choice(TaxLayer.ShippingTreatment.self) ?? .exempt
+        if let inclusive = m["included_in_prices"], try inclusive.bool() {
+            throw inclusive.error(.invalidValue, "tax-inclusive prices are not supported yet; expected false")
+        }
+        var categories: [String: TaxLayer.CategoryRate] = [:]
+        if let cats = m["categories"] {
+            let map = try cats.mapping("a mapping of category to rate, like {books: 0%}", keys: Set(Self.keys(of: cats)))
+            for key in Self.keys(of: cats) {
+                let value = map[key]!
+                if case .mapping = value.node {
+                    let c = try value.mapping("{rate: 0%, when_unit_below: 110.00}", keys: ["rate", "when_unit_below"])
+                    categories[key] = .init(rate: try c.required("rate", "a rate like 0%").rate(),
+                                            whenUnitBelow: try c["when_unit_below"].map { (n) throws(RulesError) in try amounts.amount(n) })
+                } else {
+                    categories[key] = .init(rate: try value.rate(), whenUnitBelow: nil)
+                }
+            }
+        }
+        return TaxLayer(id: id, label: label, zone: zone, rate: rate, shipping: shipping, categories: categories)
+    }
+
+    private func loadLabels(_ node: RulesNode) throws(RulesError) -> RuleSet.Labels {
+        let m = try node.mapping("a mapping like {subtotal: Subtotal, shipping: Shipping, tax: Tax}", keys: ["subtotal", "shipping", "tax"])
+        var labels = RuleSet.Labels()
+        if let n = m["subtotal"] { labels.subtotal = try n.nonEmptyString("a label") }
+        if let n = m["shipping"] { labels.shipping = try n.nonEmptyString("a label") }
+        if let n = m["tax"] { labels.tax = try n.nonEmptyString("a label") }
+        return labels
+    }
+
+    static func keys(of node: RulesNode) -> [String] {
+        guard case .mapping(let pairs, _) = node.node else { return [] }
+        return pairs.map(\.key.text)
+    }
+}
+
+/// Day names in rules files: mon, tue, … (0 = Sunday, as `CalendarDate.weekday`).
+enum Weekday {
+    static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    static let fullNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+    static func set(_ node: RulesNode) throws(RulesError) -> Set<Int> {
+        var days: Set<Int> = []
+        for item in try node.list() {
+            let name = try item.string("a day like mon").lowercased()
+            guard let index = names.firstIndex(of: name) ?? fullNames.firstIndex(of: name) else {
+                throw item.expected("a day: sun, mon, tue, wed, thu, fri or sat")
+            }
+            days.insert(index)
+        }
+        return days
+    }
+}

@@ -1,0 +1,151 @@
+/// Reads zones, inline or by id. A zone may say `country` or `countries`, `state` or `states`,
+/// `city` or `cities`; each takes one value or a list.
+struct ZoneReader {
+    let table: [String: Zone]
+
+    static let keys: Set<String> = [
+        "id", "country", "countries", "state", "states", "exclude_states", "city", "cities", "exclude_cities",
+        "postal_codes", "exclude_postal_codes",
+    ]
+
+    /// A zone id (`bay-area`) or an inline zone mapping.
+    func reference(_ node: RulesNode) throws(RulesError) -> Zone {
+        if case .scalar = node.node {
+            let id = try node.string("a zone id")
+            guard let zone = table[id] else {
+                let known = table.keys.sorted()
+                var message = "no zone with id '\(id)'"
+                if let near = Spelling.nearest(to: id, among: Set(known)) { message += "; did you mean '\(near)'?" }
+                else if !known.isEmpty { message += "; zones defined: \(known.joined(separator: ", "))" }
+                else { message += "; define it under zones:" }
+                throw node.error(.unknownReference, message)
+            }
+            return zone
+        }
+        return try Self.zone(node, named: false)
+    }
+
+    static func zone(_ node: RulesNode, named: Bool) throws(RulesError) -> Zone {
+        let m = try node.mapping(named ? "a zone like {id: bay-area, country: US, postal_codes: [\"941*\"]}"
+                                       : "a zone id or a zone like {country: US, state: CA}", keys: keys)
+        var zone = Zone()
+        if named {
+            zone.id = try m.required("id", "a zone id like bay-area").nonEmptyString("a zone id like bay-area")
+        } else if let id = m["id"] {
+            throw id.error(.unknownKey, "an inline zone has no id; define it under zones: to name it")
+        }
+        zone.countries = try codes(m, "country", "countries", what: "a country code like US")
+        zone.states = try codes(m, "state", "states", what: "a state code like CA")
+        zone.excludeStates = try m["exclude_states"].map { (n) throws(RulesError) in Set(try n.stringList("a state code").map(PlaceName.code)) } ?? []
+        zone.cities = try names(m, "city", "cities")
+        zone.excludeCities = try m["exclude_cities"].map { (n) throws(RulesError) in Set(try n.stringList("a city").map(PlaceName.fold)) } ?? []
+        zone.postalCodes = try m["postal_codes"].map { (n) throws(RulesError) in try postalPatterns(n) }
+        zone.excludePostalCodes = try m["exclude_postal_codes"].map { (n) throws(RulesError) in try postalPatterns(n) } ?? []
+        if let countries = zone.countries {
+            for code in countries where code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
+                throw (m["country"] ?? m["countries"])!.expected("ISO 3166-1 alpha-2 country codes like US")
+            }
+        }
+        return zone
+    }
+
+    private static func codes(_ m: RulesMapping, _ one: String, _ many: String, what: String) throws(RulesError) -> Set<String>? {
+        if let a = m[one], m.has(many) { throw a.error(.invalidValue, "give either \(one) or \(many), not both") }
+        guard let node = m[one] ?? m[many] else { return nil }
+        return Set(try node.stringList(what).map(PlaceName.code))
+    }
+
+    private static func names(_ m: RulesMapping, _ one: String, _ many: String) throws(RulesError) -> Set<String>? {
+        if let a = m[one], m.has(many) { throw a.error(.invalidValue, "give either \(one) or \(many), not both") }
+        guard let node = m[one] ?? m[many] else { return nil }
+        return Set(try node.stringList("a city name").map(PlaceName.fold))
+    }
+
+    static func postalPatterns(_ node: RulesNode) throws(RulesError) -> [PostalPattern] {
+        try node.list().map { (item) throws(RulesError) -> PostalPattern in
+            let text = try item.string("a postal code, prefix \"941*\", range \"94000..94999\" or regex \"^\\\\d{5}$\"")
+            do throws(PostalPattern.ParseError) { return try PostalPattern(parsing: text) } catch {
+                guard case .invalid(let message) = error else { throw item.expected("a postal code pattern") }
+                throw item.error(.invalidValue, message)
+            }
+        }
+    }
+}
+
+/// Reads serviceability conditions: `{country_not_in: [US]}`, `{country: US, postal_code_not_matching: '^\d{5}$'}`.
+struct AddressConditionReader {
+    let zones: ZoneReader
+
+    static let keys: Set<String> = [
+        "country", "country_in", "country_not_in", "state", "state_in", "state_not_in", "city_in", "city_not_in",
+        "postal_code_matching", "postal_code_not_matching", "zone", "not_in_zone", "missing",
+    ]
+
+    func conditions(_ node: RulesNode) throws(RulesError) -> [AddressCondition] {
+        let m = try node.mapping("conditions like {country_not_in: [US]}", keys: Self.keys)
+        var result: [AddressCondition] = []
+        func codes(_ n: RulesNode) throws(RulesError) -> Set<String> { Set(try n.stringList("a code").map(PlaceName.code)) }
+        // Walk in file order so the trace reads as the merchant wrote it.
+        for key in RuleSetLoader.keys(of: node) {
+            guard let n = m[key] else { continue }
+            switch key {
+            case "country", "country_in": result.append(.countryIn(try codes(n)))
+            case "country_not_in": result.append(.countryNotIn(try codes(n)))
+            case "state", "state_in": result.append(.stateIn(try codes(n)))
+            case "state_not_in": result.append(.stateNotIn(try codes(n)))
+            case "city_in": result.append(.cityIn(Set(try n.stringList("a city").map(PlaceName.fold))))
+            case "city_not_in": result.append(.cityNotIn(Set(try n.stringList("a city").map(PlaceName.fold))))
+            case "postal_code_matching": result.append(.postalCodeMatching(try ZoneReader.postalPatterns(n)))
+            case "postal_code_not_matching": result.append(.postalCodeNotMatching(try ZoneReader.postalPatterns(n)))
+            case "zone": result.append(.inZone(try zones.reference(n)))
+            case "not_in_zone": result.append(.notInZone(try zones.reference(n)))
+            case "missing":
+                var fields: Set<AddressField> = []
+                for item in try n.list() { fields.insert(try item.choice(AddressField.self)) }
+                result.append(.missing(fields))
+            default: break
+            }
+        }
+        guard !result.isEmpty else { throw node.expected("at least one condition, like {country_not_in: [US]}") }
+        return result
+    }
+}
+
+/// Reads amounts against the rule set's currencies: a plain `5.00` when it prices one
+/// currency, a map `{USD: 5.00, EUR: 4.50}` covering every currency otherwise.
+struct AmountReader {
+    let currencies: [Currency]
+
+    func amount(_ node: RulesNode) throws(RulesError) -> PriceAmount {
+        var result: [String: Int64] = [:]
+        if case .mapping = node.node {
+            let codes = Set(currencies.map(\.code))
+            let m = try node.mapping("amounts per currency like {USD: 5.00}", keys: codes)
+            for currency in currencies {
+                let n = try m.required(currency.code, "an amount in \(currency.code)")
+                result[currency.code] = try minorUnits(n, currency)
+            }
+        } else {
+            guard currencies.count == 1 else {
+                let example = currencies.map { "\($0.code): …" }.joined(separator: ", ")
+                throw node.error(.invalidValue, "this rule set prices several currencies; expected an amount per currency like {\(example)}, found \(node.node.shortDescription)")
+            }
+            result[currencies[0].code] = try minorUnits(node, currencies[0])
+        }
+        return PriceAmount(minorUnitsByCurrency: result)
+    }
+
+    private func minorUnits(_ node: RulesNode, _ currency: Currency) throws(RulesError) -> Int64 {
+        let example = currency.minorDigits == 0 ? "500" : "5." + String(repeating: "0", count: currency.minorDigits)
+        let value = try node.decimal("a decimal amount like \(example)")
+        guard !value.isNegative else { throw node.expected("an amount of zero or more") }
+        do { return try Money(value, currency: currency).minorUnits } catch {
+            switch error {
+            case .tooManyDecimals:
+                throw node.error(.invalidValue, "expected at most \(currency.minorDigits) decimals for \(currency.code), found \(node.node.shortDescription)")
+            case .outOfRange:
+                throw node.expected("an amount below 10^\(15 - currency.minorDigits)")
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// One postal-code rule: exact (`95014`), prefix (`941*`), range (`94000..94999`, `945*..947*`)
+/// or a regular expression (anything starting with `^`). Exact, prefix and range compare the
+/// code upper-cased without spaces or hyphens, so `SW1A 1AA` and `sw1a1aa` are one code;
+/// a regular expression sees the code as the customer's wallet sent it (trimmed, upper-cased).
+enum PostalPattern: Sendable, CustomStringConvertible {
+    case exact(String)
+    case prefix(String)
+    /// Inclusive bounds of equal length, compared on the code's first `bounds.count` characters.
+    case range(lower: String, upper: String)
+    case regex(NSRegularExpression, source: String)
+
+    static func normalized(_ code: String) -> String {
+        String(code.uppercased().filter { !$0.isWhitespace && $0 != "-" })
+    }
+
+    enum ParseError: Error { case invalid(String) }
+
+    init(parsing text: String) throws(ParseError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("^") {
+            guard let re = try? NSRegularExpression(pattern: trimmed) else {
+                throw .invalid("expected a valid regular expression, found \"\(trimmed)\"")
+            }
+            self = .regex(re, source: trimmed)
+            return
+        }
+        if let dots = trimmed.range(of: "..") {
+            let lower = Self.stem(String(trimmed[..<dots.lowerBound]))
+            let upper = Self.stem(String(trimmed[dots.upperBound...]))
+            guard !lower.isEmpty, lower.count == upper.count, lower <= upper else {
+                throw .invalid("expected a range like \"94000..94999\" or \"945*..947*\" with bounds of equal length, low first, found \"\(trimmed)\"")
+            }
+            self = .range(lower: lower, upper: upper)
+            return
+        }
+        if trimmed.hasSuffix("*") {
+            let stem = Self.normalized(String(trimmed.dropLast()))
+            guard !stem.isEmpty, !stem.contains("*") else { throw .invalid("expected a prefix like \"941*\", found \"\(trimmed)\"") }
+            self = .prefix(stem)
+            return
+        }
+        let code = Self.normalized(trimmed)
+        guard !code.isEmpty, !code.contains("*") else {
+            throw .invalid("expected a postal code, a prefix like \"941*\", a range like \"94000..94999\" or a regex starting with ^, found \"\(trimmed)\"")
+        }
+        self = .exact(code)
+    }
+
+    private static func stem(_ bound: String) -> String {
+        let b = bound.trimmingCharacters(in: .whitespaces)
+        return normalized(b.hasSuffix("*") ? String(b.dropLast()) : b)
+    }
+
+    /// `normalized` is `PostalPattern.normalized(raw)`; `raw` is the code as sent.
+    func matches(normalized code: String, raw: String) -> Bool {
+        switch self {
+        case .exact(let value): return code == value
+        case .prefix(let stem): return code.hasPrefix(stem)
+        case .range(let lower, let upper):
+            guard code.count >= lower.count else { return false }     // a shortened code cannot be placed
+            let head = String(code.prefix(lower.count))
+            return lower <= head && head <= upper
+        case .regex(let re, _):
+            let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
+            return re.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+    }
+
+    /// The first characters every matching code starts with, for indexing; nil for a regex.
+    var leadingStem: String? {
+        switch self {
+        case .exact(let v): return v
+        case .prefix(let s): return s
+        case .range(let l, let u): return String(zip(l, u).prefix { $0 == $1 }.map(\.0))
+        case .regex: return nil
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .exact(let v): return v
+        case .prefix(let s): return s + "*"
+        case .range(let l, let u): return "\(l)..\(u)"
+        case .regex(_, let source): return source
+        }
+    }
+}

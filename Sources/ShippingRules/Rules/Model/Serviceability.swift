@@ -1,0 +1,83 @@
+/// One serviceability rule: when every condition holds, the address is refused with `error`.
+/// Rules run in file order and the first that matches answers.
+struct ServiceabilityRule: Sendable {
+    var conditions: [AddressCondition]
+    var error: ShippingError
+    var index: Int
+
+    /// Nil when every condition holds, else why not (for the trace).
+    func mismatch(_ address: ResolvedAddress) -> String? {
+        for condition in conditions {
+            if let why = condition.mismatch(address) { return why }
+        }
+        return nil
+    }
+}
+
+/// A test on the address. A condition that needs a field the address lacks does not hold,
+/// except `missing`, which exists to say what to do with partial addresses.
+enum AddressCondition: Sendable {
+    case countryIn(Set<String>)
+    case countryNotIn(Set<String>)
+    case stateIn(Set<String>)
+    case stateNotIn(Set<String>)
+    case cityIn(Set<String>)
+    case cityNotIn(Set<String>)
+    case postalCodeMatching([PostalPattern])
+    case postalCodeNotMatching([PostalPattern])
+    case inZone(Zone)
+    case notInZone(Zone)
+    case missing(Set<AddressField>)
+
+    func mismatch(_ a: ResolvedAddress) -> String? {
+        switch self {
+        case .countryIn(let set):
+            guard let c = a.country else { return "country needed, missing" }
+            return set.contains(c) ? nil : "country not listed"
+        case .countryNotIn(let set):
+            guard let c = a.country else { return "country needed, missing" }
+            return set.contains(c) ? "country listed" : nil
+        case .stateIn(let set):
+            guard let s = a.state else { return "state needed, missing" }
+            return set.contains(s) ? nil : "state not listed"
+        case .stateNotIn(let set):
+            guard let s = a.state else { return "state needed, missing" }
+            return set.contains(s) ? "state listed" : nil
+        case .cityIn(let set):
+            guard let c = a.city else { return "city needed, missing" }
+            return set.contains(c) ? nil : "city not listed"
+        case .cityNotIn(let set):
+            guard let c = a.city else { return "city needed, missing" }
+            return set.contains(c) ? "city listed" : nil
+        case .postalCodeMatching(let patterns):
+            guard let code = a.postalCode, let raw = a.rawPostalCode else { return "postal code needed, missing" }
+            return patterns.contains { $0.matches(normalized: code, raw: raw) } ? nil : "postal code does not match"
+        case .postalCodeNotMatching(let patterns):
+            guard let code = a.postalCode, let raw = a.rawPostalCode else { return "postal code needed, missing" }
+            return patterns.contains { $0.matches(normalized: code, raw: raw) } ? "postal code matches" : nil
+        case .inZone(let zone):
+            return zone.mismatch(a).map { "not in \(zone.name): \($0)" }
+        case .notInZone(let zone):
+            // Outside a zone is only known when every field the zone needs is present.
+            if let why = zone.mismatch(a) { return why.hasPrefix("no ") ? why : nil }
+            return "in \(zone.name)"
+        case .missing(let fields):
+            for field in fields where field.value(in: a) != nil { return "\(field.rawValue) present" }
+            return nil
+        }
+    }
+}
+
+enum AddressField: String, Sendable, CaseIterable {
+    case country, state, city
+    case postalCode = "postal_code"
+
+    func value(in a: ResolvedAddress) -> String? {
+        switch self {
+        case .country: return a.country
+        case .state: return a.state
+        case .city: return a.city
+        case .postalCode: return a.postalCode
+        }
+    }
+}

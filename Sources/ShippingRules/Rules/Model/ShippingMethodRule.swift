@@ -1,0 +1,55 @@
+/// A shipping method as the merchant configures it; quoting turns it into a `ShippingMethod`.
+struct ShippingMethodRule: Sendable {
+    var id: String
+    var label: String
+    var detail: DetailTemplate?
+    /// Nil: every serviceable address. Otherwise any zone holding the address makes it eligible.
+    var zones: [Zone]?
+    var conditions: [MethodCondition]
+    var price: PriceRule
+    var transitDays: ClosedRange<Int>?
+}
+
+/// What a method costs.
+struct PriceRule: Sendable {
+    enum Measure: String, Sendable, CaseIterable {
+        case weightGrams = "weight_grams"
+        case cartValue = "cart_value"
+        case itemCount = "item_count"
+    }
+
+    struct Tier: Sendable {
+        /// Inclusive upper bound in the measure's unit (grams, items, or an amount).
+        var upTo: ExactDecimal
+        var amount: PriceAmount
+    }
+
+    struct Surcharge: Sendable {
+        var zone: Zone
+        var amount: PriceAmount
+        var label: String?
+    }
+
+    var base: PriceAmount?
+    var measure: Measure?
+    var tiers: [Tier] = []
+    /// The price beyond the last tier; without it a cart beyond the last tier is not offered this method.
+    var above: PriceAmount?
+    var perItem: PriceAmount?
+    /// Cart value after discounts at or above which base, tiers and per-item fees fall to zero.
+    var freeOver: PriceAmount?
+    /// Added even when free_over applies: a remote-area cost is not waived by a promotion.
+    var surcharges: [Surcharge] = []
+}
+
+/// An extra condition for offering a method (same-day before 3pm, small carts only, …).
+enum MethodCondition: Sendable {
+    /// Local warehouse time strictly before this minute of the day.
+    case orderBefore(minutes: Int)
+    case weekdays(Set<Int>)
+    case cartValueAtLeast(PriceAmount)
+    case cartValueBelow(PriceAmount)
+    case maxWeightGrams(Int)
+    case paymentMethodTypes(Set<String>)
+    case triggers(Set<String>)
+}

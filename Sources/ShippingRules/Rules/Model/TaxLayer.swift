@@ -1,0 +1,46 @@
+/// One taxing jurisdiction. Every layer whose zone holds the address applies (state + county
+/// + city stack), each on the same base.
+struct TaxLayer: Sendable {
+    enum ShippingTreatment: String, Sendable, CaseIterable { case taxable, exempt }
+
+    /// A category's own rate, optionally only for units priced below a threshold
+    /// (New York's clothing exemption under $110).
+    struct CategoryRate: Sendable {
+        var rate: ExactDecimal
+        var whenUnitBelow: PriceAmount?
+    }
+
+    var id: String
+    var label: String
+    var zone: Zone
+    /// Percent, e.g. 7.25.
+    var rate: ExactDecimal
+    var shipping: ShippingTreatment
+    var categories: [String: CategoryRate]
+
+    /// The rate for one cart line.
+    func rate(category: String?, unitAmount: Money) -> ExactDecimal {
+        guard let category, let special = categories[category] else { return rate }
+        if let limit = special.whenUnitBelow, unitAmount >= limit.money(in: unitAmount.currency) { return rate }
+        return special.rate
+    }
+}
+
+/// How taxes are rounded and shown.
+struct TaxPolicy: Sendable {
+    enum Summary: String, Sendable, CaseIterable {
+        case combined
+        case perLayer = "per_layer"
+    }
+
+    var layers: [TaxLayer] = []
+    var summary: Summary = .combined
+}
+
+/// Round each taxed line, or the exact sum once.
+enum RoundingLevel: String, Sendable, CaseIterable { case line, total }
+
+struct RoundingPolicy: Sendable {
+    var mode: RoundingMode = .halfUp
+    var level: RoundingLevel = .line
+}

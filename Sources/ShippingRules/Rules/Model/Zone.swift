@@ -1,0 +1,66 @@
+import Foundation
+
+/// A set of addresses: a country, states, cities, postal codes, with include and exclude lists.
+/// A zone that constrains a field never matches an address missing that field: with a partial
+/// address we cannot tell, and guessing could offer a method or a tax that does not apply.
+struct Zone: Sendable {
+    var id: String?
+    /// Upper-cased ISO codes; nil means any country.
+    var countries: Set<String>?
+    var states: Set<String>?
+    var excludeStates: Set<String> = []
+    /// Folded city names (see `PlaceName.fold`).
+    var cities: Set<String>?
+    var excludeCities: Set<String> = []
+    var postalCodes: [PostalPattern]?
+    var excludePostalCodes: [PostalPattern] = []
+
+    /// Why the zone does not hold the address, or nil when it does.
+    func mismatch(_ address: ResolvedAddress) -> String? {
+        if let countries {
+            guard let c = address.country else { return "no country in the address" }
+            guard countries.contains(c) else { return "country \(c) not in \(countries.sorted().joined(separator: ","))" }
+        }
+        if states != nil || !excludeStates.isEmpty {
+            guard let s = address.state else { return "no state in the address" }
+            if let states, !states.contains(s) { return "state not in \(states.sorted().joined(separator: ","))" }
+            if excludeStates.contains(s) { return "state excluded" }
+        }
+        if cities != nil || !excludeCities.isEmpty {
+            guard let city = address.city else { return "no city in the address" }
+            if let cities, !cities.contains(city) { return "city not listed" }
+            if excludeCities.contains(city) { return "city excluded" }
+        }
+        if postalCodes != nil || !excludePostalCodes.isEmpty {
+            guard let code = address.postalCode, let raw = address.rawPostalCode else { return "no postal code in the address" }
+            if let postalCodes, !postalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return "postal code not listed" }
+            if excludePostalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return "postal code excluded" }
+        }
+        return nil
+    }
+
+    func contains(_ address: ResolvedAddress) -> Bool { mismatch(address) == nil }
+
+    var name: String { id ?? "inline zone" }
+}
+
+/// An address normalized once per quote, so that matching many rules does not fold strings again.
+struct ResolvedAddress: Sendable {
+    let country: String?
+    let state: String?
+    let city: String?
+    let postalCode: String?
+    let rawPostalCode: String?
+
+    init(_ address: PartialAddress) {
+        func present(_ s: String?) -> String? {
+            guard let s, s.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+            return s
+        }
+        country = present(address.countryCode).map(PlaceName.code)
+        state = present(address.state).map(PlaceName.code)
+        city = present(address.city).map(PlaceName.fold)
+        rawPostalCode = present(address.postalCode)
+        postalCode = rawPostalCode.map(PostalPattern.normalized)
+    }
+}

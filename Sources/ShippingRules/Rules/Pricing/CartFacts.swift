@@ -1,0 +1,93 @@
+/// What the rules read from a cart, computed once per quote with overflow checks, so that
+/// no later sum can trap the worker on a hostile cart.
+struct CartFacts: Sendable {
+    /// One taxable line: an item's amount after its share of the cart's discounts.
+    struct TaxableLine: Sendable {
+        var base: Money
+        var unitAmount: Money
+        var category: String?
+    }
+
+    let merchandise: Money
+    let discounts: [Discount]
+    let discountTotal: Money
+    /// Merchandise after discounts, never below zero: what `free_over` and cart-value tiers compare.
+    let valueAfterDiscounts: Money
+    let weightGrams: Int
+    let itemCount: Int
+    let taxableLines: [TaxableLine]
+
+    enum Problem: Error {
+        case currencyMismatch(String)
+        case outOfRange(String)
+    }
+
+    init(_ cart: Cart, currency: Currency) throws(Problem) {
+        let limit = Money.maxMinorUnits
+        func check(_ m: Money, _ what: String) throws(Problem) {
+            guard m.currency == currency else { throw .currencyMismatch("\(what) is in \(m.currency.code), the session in \(currency.code)") }
+            guard m.minorUnits.magnitude <= limit.magnitude else { throw .outOfRange("\(what) is too large") }
+        }
+        var total: Int64 = 0
+        var weight = 0
+        var count = 0
+        var lines: [TaxableLine] = []
+        for (i, item) in cart.items.enumerated() {
+            try check(item.unitAmount, "cart.items[\(i)].unit_amount")
+            guard (1...1_000_000).contains(item.quantity) else { throw .outOfRange("cart.items[\(i)].quantity is outside 1…1000000") }
+            let (line, overflow) = item.unitAmount.minorUnits.multipliedReportingOverflow(by: Int64(item.quantity))
+            guard !overflow, line.magnitude <= limit.magnitude else { throw .outOfRange("cart.items[\(i)] amount is too large") }
+            total += line
+            guard total.magnitude <= limit.magnitude else { throw .outOfRange("the cart total is too large") }
+            let grams = max(0, item.weightGrams ?? 0)
+            guard grams <= 100_000_000 else { throw .outOfRange("cart.items[\(i)].weight_grams is too large") }
+            weight += grams * item.quantity
+            count += item.quantity
+            lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: item.unitAmount, category: item.taxCategory))
+        }
+        if cart.items.isEmpty, let subtotal = cart.subtotal {
+            try check(subtotal, "cart.subtotal")
+            total = subtotal.minorUnits
+            lines = [TaxableLine(base: subtotal, unitAmount: subtotal, category: nil)]
+        }
+        var discountSum: Int64 = 0
+        for (i, d) in cart.discounts.enumerated() {
+            try check(d.amount, "cart.discounts[\(i)].amount")
+            discountSum += d.amount.minorUnits
+            guard discountSum.magnitude <= limit.magnitude else { throw .outOfRange("the discounts are too large") }
+        }
+        merchandise = Money(minorUnits: total, currency: currency)
+        discounts = cart.discounts.filter { !$0.amount.isZero }
+        discountTotal = Money(minorUnits: discountSum, currency: currency)
+        valueAfterDiscounts = Money(minorUnits: max(0, total + discountSum), currency: currency)
+        weightGrams = weight
+        itemCount = count
+        taxableLines = CartFacts.allocate(discount: discountSum, over: lines, total: total)
+    }
+
+    /// Spreads the discounts over the lines in proportion to their amounts, exactly to the cent
+    /// (largest remainders take the leftover cents, earlier lines first on ties), so that
+    /// discounts lower each line's taxable base and the bases add up to the discounted cart.
+    static func allocate(discount: Int64, over lines: [TaxableLine], total: Int64) -> [TaxableLine] {
+        guard discount != 0, total > 0 else { return lines }
+        let reduction = Int128(min(-discount, total))      // a discount beyond the cart only zeroes it
+        guard reduction > 0 else { return lines }
+        var shares: [Int128] = []
+        var remainders: [(index: Int, remainder: Int128)] = []
+        for (i, line) in lines.enumerated() {
+            let exact = reduction * Int128(max(0, line.base.minorUnits))
+            shares.append(exact / Int128(total))
+            remainders.append((i, exact % Int128(total)))
+        }
+        var left = reduction - shares.reduce(0, +)
+        for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }) where left > 0 {
+            shares[entry.index] += 1
+            left -= 1
+        }
+        return lines.enumerated().map { i, line in
+            var copy = line
+            copy.base = Money(minorUnits: line.base.minorUnits - Int64(shares[i]), currency: line.base.currency)
+            return copy
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Prices a method for one cart and address.
+extension PriceRule {
+    /// The price, or nil when the cart is beyond the last tier and no `above` price is set.
+    func price(for cart: CartFacts, address: ResolvedAddress, currency: Currency, trace: inout Trace) -> Money? {
+        var core = Money.zero(currency)
+        if let base { core = core + base.money(in: currency) }
+        if let measure {
+            let value: ExactDecimal
+            switch measure {
+            case .weightGrams: value = ExactDecimal(cart.weightGrams)
+            case .itemCount: value = ExactDecimal(cart.itemCount)
+            case .cartValue: value = cart.valueAfterDiscounts.exactValue
+            }
+            if let tier = tiers.firstIndex(where: { value <= $0.upTo }) {
+                core = core + tiers[tier].amount.money(in: currency)
+                trace.add("tier \(tier + 1) (\(measure.rawValue) \(value) ≤ \(tiers[tier].upTo))")
+            } else if let above {
+                core = core + above.money(in: currency)
+                trace.add("above the last tier (\(measure.rawValue) \(value))")
+            } else {
+                trace.add("\(measure.rawValue) \(value) is beyond the last tier and no 'above' price is set")
+                return nil
+            }
+        }
+        if let perItem { core = core + perItem.money(in: currency) * cart.itemCount }
+        if let freeOver, freeOver.isReached(by: cart.valueAfterDiscounts) {
+            trace.add("free: cart value \(cart.valueAfterDiscounts.decimalString) ≥ free_over \(freeOver.money(in: currency).decimalString)")
+            core = .zero(currency)
+        }
+        for surcharge in surcharges where surcharge.zone.contains(address) {
+            core = core + surcharge.amount.money(in: currency)
+            trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
+        }
+        return core
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The rule sets a worker serves: one file, or a directory with one file per merchant,
+/// selected by the request's `merchant`. With a single rule set the merchant may be absent.
+public struct RuleLibrary: Sendable {
+    /// In file-name order.
+    public let ruleSets: [RuleSet]
+    /// `sha256:<hex>` over every file's name and version: changes when any file does.
+    public let version: String
+    private let byMerchant: [String: Int]
+
+    public init(_ ruleSets: [RuleSet]) throws(RulesError) {
+        var index: [String: Int] = [:]
+        if ruleSets.count > 1 {
+            for (i, set) in ruleSets.enumerated() {
+                guard let merchant = set.merchant else {
+                    throw RulesError(kind: .missingKey, file: set.fileName, mark: SourceMark(line: 1, column: 1), field: "merchant",
+                                     message: "missing; a directory of rules selects files by merchant, so each file names one")
+                }
+                if let other = index[merchant] {
+                    throw RulesError(kind: .duplicate, file: set.fileName, mark: SourceMark(line: 1, column: 1), field: "merchant",
+                                     message: "merchant '\(merchant)' is also served by \(ruleSets[other].fileName)")
+                }
+                index[merchant] = i
+            }
+        } else if let only = ruleSets.first, let merchant = only.merchant {
+            index[merchant] = 0
+        }
+        self.ruleSets = ruleSets
+        self.byMerchant = index
+        let manifest = ruleSets.map { "\(($0.fileName as NSString).lastPathComponent) \($0.version)\n" }.joined()
+        self.version = ruleSets.count == 1 ? ruleSets[0].version : "sha256:" + SHA256.hex(of: Array(manifest.utf8))
+    }
+
+    /// Loads a rules file, or every `.yaml`/`.yml` file of a directory.
+    public static func load(path: String) throws(RulesError) -> RuleLibrary {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RulesError(kind: .unreadable, file: path, mark: nil, field: "", message: "no such file or directory")
+        }
+        guard isDirectory.boolValue else { return try RuleLibrary([RuleSet.load(contentsOfFile: path)]) }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+            throw RulesError(kind: .unreadable, file: path, mark: nil, field: "", message: "cannot list the directory")
+        }
+        let files = names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) }.sorted()
+        guard !files.isEmpty else {
+            throw RulesError(kind: .unreadable, file: path, mark: nil, field: "", message: "the directory holds no .yaml rules files")
+        }
+        var sets: [RuleSet] = []
+        for file in files { sets.append(try RuleSet.load(contentsOfFile: (path as NSString).appendingPathComponent(file))) }
+        return try RuleLibrary(sets)
+    }
+
+    public enum Selection: Sendable {
+        case ruleSet(RuleSet)
+        case rejected(code: String, reason: String)
+    }
+
+    /// The rule set for a merchant, or why there is none.
+    public func select(merchant: String?) -> Selection {
+        if let merchant {
+            if let i = byMerchant[merchant] { return .ruleSet(ruleSets[i]) }
+            if ruleSets.count == 1 && ruleSets[0].merchant == nil { return .ruleSet(ruleSets[0]) }
+            return .rejected(code: "MERCHANT_UNKNOWN", reason: "no rules are loaded for this merchant")
+        }
+        if ruleSets.count == 1 { return .ruleSet(ruleSets[0]) }
+        return .rejected(code: "MERCHANT_REQUIRED", reason: "several merchants are served; the event must name one")
+    }
+
+    public func quote(_ request: QuoteRequest) -> QuoteResult { explain(request).result }
+
+    public func explain(_ request: QuoteRequest) -> QuoteExplanation {
+        switch select(merchant: request.merchant) {
+        case .ruleSet(let set): return set.explain(request)
+        case .rejected(let code, let reason): return QuoteExplanation(result: .rejected(code: code, reason: reason), trace: [reason])
+        }
+    }
+}

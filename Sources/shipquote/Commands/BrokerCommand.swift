@@ -1,0 +1,36 @@
+import Foundation
+import Kafka
+import QuoteContract
+
+/// `shipquote broker`: librdkafka's mock cluster as a process, for kcat or any Kafka client.
+enum BrokerCommand {
+    static let help = """
+    usage: shipquote broker [--brokers N] [--partitions N] [--topic NAME:PARTITIONS ...]
+
+    Starts an embedded Kafka cluster on 127.0.0.1 and prints its bootstrap address on the first line.
+    Without --topic it creates the contract's four topics with --partitions each (default 4).
+    Runs until SIGTERM or SIGINT.
+    """
+
+    static func run(_ args: [String]) throws {
+        let a = try Arguments(args, valued: ["--brokers", "--partitions", "--topic"], flags: ["--help"])
+        if a.has("--help") { return Output.line(help) }
+        let brokers = try a.int("--brokers") ?? 1
+        guard brokers >= 1 else { Output.fail("broker: --brokers must be at least 1") }
+        var specs: [TopicSpec] = []
+        for topic in a.all("--topic") {
+            let parts = topic.split(separator: ":")
+            guard parts.count == 2, let n = Int(parts[1]), n >= 1 else {
+                Output.fail("broker: --topic expects NAME:PARTITIONS, got \(topic)")
+            }
+            specs.append(TopicSpec(String(parts[0]), partitions: n, replicationFactor: min(3, brokers)))
+        }
+        if specs.isEmpty { specs = EmbeddedTopics.specs(.defaults, partitions: try a.int("--partitions") ?? 4) }
+        let cluster = try EmbeddedKafkaCluster(brokers: brokers, topics: specs)
+        Output.line(cluster.bootstrapServers)
+        FileHandle.standardError.write(Data("embedded broker up: \(brokers) broker(s), topics \(specs.map { "\($0.name):\($0.partitions)" }.joined(separator: " "))\n".utf8))
+        let stop = DispatchSemaphore(value: 0)
+        let signals = StopSignals { _ in stop.signal() }
+        withExtendedLifetime((cluster, signals)) { stop.wait() }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Kafka
+import QuoteContract
+import QuoteGateway
+import QuoteWorker
+import ShippingRules
+
+/// `shipquote demo`: an embedded broker, a worker and a scripted gateway playing one checkout.
+enum DemoCommand {
+    static let help = """
+    usage: shipquote demo [--rules FILE|DIR] [--log-level LEVEL]
+
+    Starts an embedded Kafka, a worker with the example US rules, and plays a checkout: the sheet
+    opens, the address changes, changes again before its answer (that answer is dropped as stale),
+    an address the merchant cannot serve, a malformed event (dead letter + rejected reply), and a
+    last good address. Prints each event and its reply. Needs no running services.
+    """
+
+    static func run(_ args: [String]) throws {
+        let a = try Arguments(args, valued: ["--rules", "--log-level"], flags: ["--help"])
+        if a.has("--help") { return Output.line(help) }
+        let rulesPath = a.value("--rules") ?? defaultRulesPath()
+        let rules: RuleLibrary
+        do { rules = try RuleLibrary.load(path: rulesPath) } catch { Output.fail("demo: \(error)") }
+        guard let level = Logger.Level(name: a.value("--log-level") ?? "error") else {
+            Output.fail("demo: --log-level must be debug, info, warning or error")
+        }
+
+        let topics = Topics.defaults
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: EmbeddedTopics.specs(topics, partitions: 4))
+        let kafka = EmbeddedTopics.clientDefaults(bootstrap: cluster.bootstrapServers)
+        Output.line("ShipQuote demo")
+        Output.line("  embedded Kafka  \(cluster.bootstrapServers)")
+        Output.line("  rules           \(rulesPath) (\(rules.version.prefix(19))…)")
+
+        var workerConfig = WorkerConfiguration(topics: topics, kafka: kafka)
+        workerConfig.kafka["group.id"] = "shipquote-demo"
+        let worker = try Worker(configuration: workerConfig, engine: rules, logger: Logger(minimum: level))
+        let workerDone = DispatchSemaphore(value: 0)
+        let workerThread = Thread {
+            do { try worker.run() } catch { Output.line("worker failed: \(error)") }
+            workerDone.signal()
+        }
+        workerThread.start()
+        let gateway = try QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged,
+                                                            repliesTopic: topics.quoteReplies))
+        // The group's first join on the embedded broker takes a few seconds.
+        let joinDeadline = Date().addingTimeInterval(30)
+        while worker.assignedPartitions.isEmpty && Date() < joinDeadline { usleep(50_000) }
+        Output.line("  worker          joined group shipquote-demo, partitions \(worker.assignedPartitions.map { String($0.partition) }.joined(separator: ","))")
+        Output.line()
+
+        let checkout = DemoCheckout()
+        Output.line("Checkout session \(checkout.sessionID): 2 × T-shirt 25.00, 1 × Mug 12.00, promo -5.00 (USD)")
+        Output.line()
+        let play = DemoPlay(gateway: gateway, worker: worker)
+
+        try play.step(checkout.event(1, .sheetOpened, PartialAddress(city: "Cupertino", state: "CA", postalCode: "95014", countryCode: "US")),
+                      note: "the sheet opens with the customer's default address")
+        try play.step(checkout.event(2, .addressChanged, PartialAddress(city: "San Francisco", state: "CA", postalCode: "94107", countryCode: "US")),
+                      note: "the customer picks another address")
+        try play.burst(checkout.event(3, .addressChanged, PartialAddress(city: "New York", state: "NY", postalCode: "10001", countryCode: "US")),
+                       then: checkout.event(4, .addressChanged, PartialAddress(city: "Austin", state: "TX", postalCode: "78701", countryCode: "US")),
+                       note: "the customer changes the address again before the answer comes")
+        try play.step(checkout.event(5, .addressChanged, PartialAddress(city: "Toronto", state: "ON", postalCode: "M5V", countryCode: "CA")),
+                      note: "an address the merchant does not ship to")
+        try play.malformed(checkout.malformed(6), sessionID: checkout.sessionID, sequence: 6,
+                           note: "a broken gateway sends an amount finer than a cent (25.005 USD)")
+        try play.step(checkout.event(7, .addressChanged, PartialAddress(city: "Los Angeles", state: "CA", postalCode: "90012", countryCode: "US"), selected: "express"),
+                      note: "a last address, with express selected on the sheet")
+
+        try play.showDeadLetter(kafka: kafka, topic: topics.deadLetters)
+        gateway.close()
+        worker.stop()
+        workerDone.wait()
+        let m = worker.metrics.snapshot()
+        Output.line()
+        Output.line("Worker counters: \(m.eventsIn) events in; outcomes " +
+                    m.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") +
+                    "; drops " + (m.drops.isEmpty ? "none" : m.drops.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")) +
+                    "; dead letters \(m.deadLetters)")
+        Output.line("Demo finished.")
+    }
+
+    /// The example rules, found from the working directory or next to this source tree.
+    static func defaultRulesPath() -> String {
+        let relative = "examples/rules/us-acme.yaml"
+        if FileManager.default.fileExists(atPath: relative) { return relative }
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return repo.appendingPathComponent(relative).path
+    }
+}

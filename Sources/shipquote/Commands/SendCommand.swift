@@ -1,0 +1,57 @@
+import Foundation
+import Kafka
+import QuoteContract
+import QuoteGateway
+
+/// `shipquote send`: produce one event and print the reply to it.
+enum SendCommand {
+    static let help = """
+    usage: shipquote send --bootstrap-servers HOST:PORT --event FILE [flags]
+
+      --event FILE           the address-change event (JSON); - reads standard input
+      --restamp              set occurred_at to now and drop reply_by (for replaying a saved event)
+      --timeout SECONDS      how long to wait for the reply (default 10)
+      -X key=value           a librdkafka property (repeatable)
+      --input-topic NAME     default \(Topics.defaultAddressChanged)
+      --reply-topic NAME     default \(Topics.defaultQuoteReplies)
+
+    Prints the reply as JSON and exits 0, or exits 1 when no reply came in time.
+    """
+
+    static func run(_ args: [String]) throws {
+        let a = try Arguments(args, valued: ["--bootstrap-servers", "--event", "--timeout", "-X", "--input-topic", "--reply-topic"],
+                              flags: ["--restamp", "--help"])
+        if a.has("--help") { return Output.line(help) }
+        guard let path = a.value("--event") else { Output.fail("send: --event is required\n\n\(help)") }
+        var kafka = KafkaConfiguration()
+        try kafka.apply(assignments: a.all("-X"))
+        if let servers = a.value("--bootstrap-servers") { kafka["bootstrap.servers"] = servers }
+        guard kafka["bootstrap.servers"] != nil else { Output.fail("send: --bootstrap-servers is required") }
+
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data else { Output.fail("send: cannot read \(path)") }
+        var event: AddressChangeEvent
+        switch AddressChangeEvent.decode(unkeyed: Array(data)) {
+        case .success(let e): event = e
+        case .failure(let rejection): Output.fail("send: \(path) is not a valid event: \(rejection)")
+        }
+        if a.has("--restamp") {
+            event.occurredAt = Date()
+            event.replyBy = nil
+        }
+        let gateway = try QuoteGateway(configuration: .init(
+            kafka: kafka, eventsTopic: a.value("--input-topic") ?? Topics.defaultAddressChanged,
+            repliesTopic: a.value("--reply-topic") ?? Topics.defaultQuoteReplies))
+        defer { gateway.close() }
+        let timeout = try a.int("--timeout") ?? 10
+        switch try gateway.quote(event, timeout: .seconds(timeout)) {
+        case .reply(let reply):
+            Output.line(String(decoding: reply.encode(), as: UTF8.self))
+        case .superseded(let newer):
+            Output.fail("send: sequence \(newer) of this session was sent meanwhile")
+        case .timedOut:
+            FileHandle.standardError.write(Data("shipquote: send: no reply to session \(event.sessionID) sequence \(event.sequence) within \(timeout) s\n".utf8))
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import QuoteContract
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test("writes compact JSON with members in the order given")
+    func compactAndOrdered() {
+        let value = JSONValue.object(JSONObject([
+            "z": .number("1.50"), "a": .array([.null, .bool(true), .bool(false)]), "m": .object(JSONObject()),
+        ]))
+        #expect(String(decoding: JSONWriter.encode(value), as: UTF8.self) == #"{"z":1.50,"a":[null,true,false],"m":{}}"#)
+    }
+
+    @Test("escapes quotes, backslashes and control characters, and nothing else")
+    func escapesStrings() {
+        let text = "q\" b\\ s/ \u{8}\u{c}\n\r\t \u{1} \u{1f} \u{7f} é 😀"
+        let written = String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self)
+        #expect(written == #""q\" b\\ s/ \b\f\n\r\t \u0001 \u001f "# + "\u{7f} é 😀\"")
+        #expect((try? JSONReader().read(written)) == .string(text))
+    }
+
+    @Test("integers cover the whole Int64 range")
+    func integers() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for n: Int64 in [0, 7, -7, .max, .min] { writer.integer(n) }
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[0,7,-7,9223372036854775807,-9223372036854775808]")
+    }
+
+    @Test("what the reader reads, the writer writes back byte for byte (compact input)")
+    func roundTrip() throws {
+        let text = #"{"a":[1,-0,1e400,0.1,"x\"y",{"b":null}],"c":"é","d":{}}"#
+        let value = try JSONReader().read(text)
+        #expect(String(decoding: JSONWriter.encode(value), as: UTF8.self) == text)
+    }
+
+    @Test("only number literals pass as numbers")
+    func numberLiteralCheck() {
+        #expect(JSONWriter.isNumberLiteral("-0.5e-3"))
+        for bad in ["", " 1", "1 ", "01", "+1", "1.", "NaN", "0x1", "[1]"] { #expect(!JSONWriter.isNumberLiteral(bad), "\(bad)") }
+    }
+}
