@@ -28,6 +28,8 @@ let package = Package(
         .testTarget(name: "QuoteContractTests", dependencies: ["QuoteContract"]),
         .testTarget(name: "QuoteWorkerTests",
                     dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka"]),
-        .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "Kafka"]),
+        .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
+        // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat).
+        .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka"]),
     ]
 )

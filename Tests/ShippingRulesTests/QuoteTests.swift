@@ -209,3 +209,23 @@ struct ZoneTests {
         #expect(methods(PartialAddress(countryCode: "GB")) == [])
     }
 }
+
+@Suite("Method details")
+struct DetailTests {
+    @Test func placeholdersAreFilledWithTransitDaysAndDates() throws {
+        let set = try Fixture.rules("""
+        warehouse: { time_zone: UTC }
+        shipping_methods:
+          - { id: s, label: S, detail: "{min}-{max} days, {from} to {to}", price: 5.00, transit_days: { min: 1, max: 2 } }
+
+        """)
+        let update = try #require(set.quote(Fixture.request(address: PartialAddress(countryCode: "US"), selected: nil, at: "2026-10-12T09:00:00Z")).update)
+        #expect(update.shippingMethods[0].detail == "1-2 days, 2026-10-13 to 2026-10-14")
+    }
+
+    @Test func anUnknownPlaceholderIsALoadError() {
+        #expect(throws: RulesError.self) {
+            try Fixture.rules("shipping_methods: [{id: s, label: S, detail: \"in {days}\", price: 5.00}]\n")
+        }
+    }
+}

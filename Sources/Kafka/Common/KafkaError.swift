@@ -42,4 +42,10 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     public var description: String { "\(name): \(message)" }
+
+    /// Errors that no retry can cure: the record itself is refused (too large, invalid).
+    public var isPermanentForRecord: Bool {
+        [RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
+         RD_KAFKA_RESP_ERR_INVALID_RECORD, RD_KAFKA_RESP_ERR_INVALID_MSG].map(\.rawValue).contains(code)
+    }
 }

@@ -47,15 +47,17 @@ enum AmountField {
                                form == .canonicalString ? "must be a decimal string" : "must be a number or a decimal string")
         }
         let digits = currency.minorDigits
-        let expectation = form == .canonicalString
-            ? "must be a decimal string with exactly \(digits) decimals for \(currency.code)"
-            : "must be an exact decimal with at most \(digits) decimals for \(currency.code)"
+        func expectation() -> String {
+            form == .canonicalString
+                ? "must be a decimal string with exactly \(digits) decimals for \(currency.code)"
+                : "must be an exact decimal with at most \(digits) decimals for \(currency.code)"
+        }
         guard literal.utf8.count <= maxLiteralLength, let decimal = try? ExactDecimal(parsing: literal) else {
-            throw FieldFailure(.invalidField, "value", expectation)
+            throw FieldFailure(.invalidField, "value", expectation())
         }
         if form == .canonicalString {
             guard let money = try? Money(decimal, currency: currency), money.decimalString == literal else {
-                throw FieldFailure(.invalidField, "value", expectation)
+                throw FieldFailure(.invalidField, "value", expectation())
             }
             return money
         }
@@ -64,7 +66,7 @@ enum AmountField {
         } catch .outOfRange {
             throw FieldFailure(.overLimit, "value", "must stay within ±\(Money.maxMinorUnits) minor units")
         } catch {
-            throw FieldFailure(.invalidField, "value", expectation)
+            throw FieldFailure(.invalidField, "value", expectation())
         }
     }
 }

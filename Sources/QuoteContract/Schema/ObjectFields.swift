@@ -58,15 +58,16 @@ extension JSONObject {
 /// Rules on the text of fields.
 enum FieldText {
     static func integer(_ value: JSONValue, _ key: String, in range: ClosedRange<Int64>) throws(FieldFailure) -> Int64 {
-        let expected = "must be an integer from \(range.lowerBound) to \(range.upperBound) without fraction or exponent"
-        guard case .number(let literal) = value else { throw FieldFailure(.invalidField, key, expected) }
+        // Built only on failure: reading a valid integer must not pay for the words.
+        func expected() -> String { "must be an integer from \(range.lowerBound) to \(range.upperBound) without fraction or exponent" }
+        guard case .number(let literal) = value else { throw FieldFailure(.invalidField, key, expected()) }
         // JSONReader has checked the grammar; Int64(_:) refuses fractions, exponents and overflow.
         guard let integer = Int64(literal) else {
             let isWhole = !literal.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-            throw FieldFailure(isWhole ? .overLimit : .invalidField, key, expected)
+            throw FieldFailure(isWhole ? .overLimit : .invalidField, key, expected())
         }
         guard range.contains(integer) else {
-            throw FieldFailure(integer > range.upperBound ? .overLimit : .invalidField, key, expected)
+            throw FieldFailure(integer > range.upperBound ? .overLimit : .invalidField, key, expected())
         }
         return integer
     }
@@ -74,11 +75,10 @@ enum FieldText {
     /// Whether `text` holds a C0 or C1 control character (U+0000–001F, U+007F–009F): never
     /// wanted in a label, an id or a header.
     static func hasControlCharacter(_ text: String) -> Bool {
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F { return true }
-        // C1 controls are U+0080–009F, encoded C2 80 … C2 9F.
         var previous: UInt8 = 0
         for byte in text.utf8 {
-            if previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
+            // C1 controls are U+0080–009F, encoded C2 80 … C2 9F.
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80) { return true }
             previous = byte
         }
         return false
@@ -86,12 +86,15 @@ enum FieldText {
 
     /// An identifier: 1…`maxLength` Unicode scalars, no control characters.
     static func identifier(_ text: String, _ key: String, maxLength: Int) throws(FieldFailure) -> String {
-        let detail = "must be 1 to \(maxLength) characters without control characters"
-        guard !text.isEmpty else { throw FieldFailure(.invalidField, key, detail) }
-        guard text.utf8.count <= maxLength || text.unicodeScalars.count <= maxLength else {
-            throw FieldFailure(.invalidField, key, detail)
+        func detail() -> String {
+            maxLength == .max ? "must be a non-empty string without control characters"
+                              : "must be 1 to \(maxLength) characters without control characters"
         }
-        guard !hasControlCharacter(text) else { throw FieldFailure(.invalidField, key, detail) }
+        guard !text.isEmpty else { throw FieldFailure(.invalidField, key, detail()) }
+        guard text.utf8.count <= maxLength || text.unicodeScalars.count <= maxLength else {
+            throw FieldFailure(.invalidField, key, detail())
+        }
+        guard !hasControlCharacter(text) else { throw FieldFailure(.invalidField, key, detail()) }
         return text
     }
 

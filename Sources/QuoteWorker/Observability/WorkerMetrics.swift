@@ -12,6 +12,8 @@ public final class WorkerMetrics: Sendable {
         /// Events that could not be read; each one went to the dead-letter topic.
         public var deadLetters = 0
         public var deliveryRetries = 0
+        /// Records a broker refused for good (too large for it); logged with their source offset.
+        public var abandonedRecords = 0
         public var trackedSessions = 0
 
         public var totalDrops: Int { drops.values.reduce(0, +) }
@@ -26,6 +28,7 @@ public final class WorkerMetrics: Sendable {
     public func finished(_ outcome: String) { state.withLock { $0.outcomes[outcome, default: 0] += 1 } }
     public func dropped(_ reason: DropReason) { state.withLock { $0.drops[reason, default: 0] += 1 } }
     public func deadLettered() { state.withLock { $0.deadLetters += 1 } }
+    public func abandonedRecord() { state.withLock { $0.abandonedRecords += 1 } }
     public func retriedDelivery() { state.withLock { $0.deliveryRetries += 1 } }
     public func setTrackedSessions(_ n: Int) { state.withLock { $0.trackedSessions = n } }
 

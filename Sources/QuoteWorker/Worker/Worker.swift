@@ -143,8 +143,7 @@ public final class Worker: @unchecked Sendable {
         metrics.finished(ReplyOutcome.rejectedName)
         var records = [ReplyRecord.deadLetter(message, rejection: rejection, topic: configuration.topics.deadLetters)]
         if let session = rejection.sessionID, let sequence = rejection.sequence,
-           gate.verdict(session: session, sequence: sequence, in: tp) == .take {
-            gate.take(session: session, sequence: sequence, in: tp)
+           isAnswerable(rejection, session: session, sequence: sequence, in: tp) {
             let reply = QuoteReply(sessionID: session, sequence: sequence, eventID: nil,
                                    outcome: .rejected(reason: rejection.description),
                                    rulesVersion: engine.version, computedAt: clock.now())
@@ -158,24 +157,49 @@ public final class Worker: @unchecked Sendable {
                                           "error_code": .text(rejection.code.rawValue), "field": .text(rejection.field ?? "")])
     }
 
+    /// A rejected event still goes through the sequence gate, so an old one never answers over a
+    /// newer address. An event whose key differs from its session id sits in another session's
+    /// partition: it is answered, but it must not move that partition's state.
+    private func isAnswerable(_ rejection: EventRejection, session: String, sequence: Int64, in tp: TopicPartition) -> Bool {
+        if rejection.code == .keyMismatch { return true }
+        guard gate.verdict(session: session, sequence: sequence, in: tp) == .take else { return false }
+        gate.take(session: session, sequence: sequence, in: tp)
+        return true
+    }
+
     // MARK: - Producing
 
     private func publish(_ pending: PendingReply) {
         do {
-            try producer.send(pending.record) { [offsets, redeliveries, logger] report in
+            try producer.send(pending.record) { [offsets, redeliveries, logger, metrics] report in
                 switch report {
                 case .delivered:
                     offsets.finishDelivery(pending.source, offset: pending.offset)
+                case .failed(let error) where error.isPermanentForRecord:
+                    Worker.abandon(pending, error, offsets: offsets, metrics: metrics, logger: logger)
                 case .failed(let error):
                     // librdkafka gave up after its own retries; try again rather than lose the reply.
                     logger.warning("delivery failed; will retry", ["topic": .text(pending.record.topic), "code": .text(error.name)])
                     redeliveries.add(pending)
                 }
             }
+        } catch where error.isPermanentForRecord {
+            Worker.abandon(pending, error, offsets: offsets, metrics: metrics, logger: logger)
         } catch {
             logger.warning("produce refused; will retry", ["topic": .text(pending.record.topic), "code": .text(error.name)])
             redeliveries.add(pending)
         }
+    }
+
+    /// A record no broker will take (larger than its limit, say) would block its partition forever
+    /// if retried: it is logged, counted and let go, so the worker keeps consuming.
+    private static func abandon(_ pending: PendingReply, _ error: KafkaError, offsets: OffsetTracker,
+                                metrics: WorkerMetrics, logger: Logger) {
+        metrics.abandonedRecord()
+        logger.error("record refused for good; not retried", [
+            "topic": .text(pending.record.topic), "code": .text(error.name), "bytes": .int(pending.record.value.count),
+            "source_partition": .int(pending.source.partition), "source_offset": .number(pending.offset)])
+        offsets.finishDelivery(pending.source, offset: pending.offset)
     }
 
     private func resendFailedReplies() {

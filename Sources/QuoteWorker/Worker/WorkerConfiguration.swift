@@ -48,6 +48,8 @@ public struct WorkerConfiguration: Sendable {
             c[key] = nil
         }
         c.setDefault("linger.ms", "1")  // a latency-bound service: replies should not wait for company
+        // A dead letter carries the original bytes, and an event may be up to 1 MiB plus headers.
+        c.setDefault("message.max.bytes", "2097152")
         return c
     }
 }

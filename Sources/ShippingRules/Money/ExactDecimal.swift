@@ -60,8 +60,12 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
             if expNegative { exponent = -exponent }
         }
         guard i == bytes.count else { throw .notANumber }
-        // Leading zeros carry no value; trailing fractional zeros are dropped by init.
-        while digits.count > 1 && digits.first == 0 { digits.removeFirst() }
+        // Leading zeros carry no value (dropped in one step: a long run must not cost quadratic time).
+        if let firstNonZero = digits.firstIndex(where: { $0 != 0 }) {
+            digits.removeFirst(firstNonZero)
+        } else {
+            digits = [0]
+        }
         var scale = fractionDigits - exponent
         if digits.allSatisfy({ $0 == 0 }) { self.init(significand: 0, scale: 0); return }
         // A positive exponent beyond the fraction appends zeros to the significand.

@@ -1,0 +1,139 @@
+import Foundation
+import Kafka
+import QuoteContract
+import QuoteWorker
+import ShippingRules
+import Synchronization
+
+/// An embedded broker with the contract's topics and one worker running on its own thread.
+final class WorkerHarness: @unchecked Sendable {
+    let cluster: EmbeddedKafkaCluster
+    let topics = Topics.defaults
+    let kafka: KafkaConfiguration
+    let rules: RuleLibrary
+    let clock: ManualClock
+    let worker: Worker
+    private let done = DispatchSemaphore(value: 0)
+    let producer: KafkaProducer
+
+    static let exampleRulesPath: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/rules/us-acme.yaml").path
+    }()
+
+    /// A fixed instant in the middle of a business day: delivery dates are the same on every run.
+    static let now = RFC3339.parse("2026-10-13T17:00:00Z")!
+
+    init(partitions: Int = 4, logger: Logger = .silent) throws {
+        cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [
+            TopicSpec(Topics.defaultAddressChanged, partitions: partitions),
+            TopicSpec(Topics.defaultQuoteReplies, partitions: partitions),
+            TopicSpec(Topics.defaultDeadLetters, partitions: 1),
+            TopicSpec(Topics.defaultQuoteState, partitions: partitions, config: ["cleanup.policy": "compact"]),
+        ])
+        kafka = KafkaConfiguration([
+            "bootstrap.servers": cluster.bootstrapServers,
+            "fetch.wait.max.ms": "5",
+            "session.timeout.ms": "6000",
+            "heartbeat.interval.ms": "500",
+        ])
+        rules = try RuleLibrary.load(path: Self.exampleRulesPath)
+        clock = ManualClock(Self.now)
+        var config = WorkerConfiguration(kafka: kafka)
+        config.kafka["group.id"] = "test-workers"
+        worker = try Worker(configuration: config, engine: rules, clock: clock, logger: logger)
+        producer = try KafkaProducer(configuration: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "linger.ms": "1",
+                                                                        "message.max.bytes": "2000000"]))
+        let worker = self.worker, done = self.done
+        let thread = Thread {
+            try? worker.run()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits until the worker owns partitions (the first group join takes about 3 s).
+    func awaitAssignment() {
+        let deadline = Date().addingTimeInterval(30)
+        while worker.assignedPartitions.isEmpty && Date() < deadline { usleep(20_000) }
+    }
+
+    func stop() {
+        worker.stop()
+        done.wait()
+        producer.close(timeoutMs: 2_000)
+    }
+
+    /// Produces records and waits for all their delivery reports, returned in the records' order.
+    @discardableResult
+    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] {
+        let group = DispatchGroup()
+        let reports = Mutex<[Int: DeliveryReport]>([:])
+        for (i, record) in records.enumerated() {
+            group.enter()
+            try! producer.send(record) { report in
+                reports.withLock { $0[i] = report }
+                group.leave()
+            }
+        }
+        group.wait()
+        return reports.withLock { all in (0..<records.count).map { all[$0]! } }
+    }
+
+    func event(session: String, sequence: Int64, address: PartialAddress = .cupertino,
+               cart: Cart = .twoShirts, trigger: QuoteTrigger = .addressChanged) -> AddressChangeEvent {
+        AddressChangeEvent(eventID: "evt-\(session)-\(sequence)", sessionID: session, sequence: sequence, merchant: "acme",
+                           paymentMethodType: "APPLE_PAY", trigger: trigger, currency: .usd, shippingAddress: address,
+                           cart: cart, occurredAt: Self.now)
+    }
+
+    func record(_ event: AddressChangeEvent, headers: [KafkaHeader] = []) -> OutgoingMessage {
+        OutgoingMessage(topic: topics.addressChanged, key: Array(event.sessionID.utf8), value: event.encode(), headers: headers)
+    }
+
+    /// Reads a topic from the beginning until `enough` says so or the time is up.
+    func read(_ topic: String, timeout: TimeInterval = 30, until enough: ([KafkaMessage]) -> Bool) throws -> [KafkaMessage] {
+        var config = kafka
+        config["group.id"] = "reader-\(UUID().uuidString)"
+        let reader = try KafkaConsumer(configuration: config) { _ in }
+        defer { reader.close() }
+        let count = try reader.partitionCount(topic)
+        var start: [TopicPartition: Int64] = [:]
+        for p in 0..<Int32(count) { start[TopicPartition(topic, p)] = 0 }
+        try reader.assign(start)
+        var records: [KafkaMessage] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while !enough(records) && Date() < deadline {
+            records += reader.poll(maxMessages: 1000, timeoutMs: 50)
+        }
+        return records
+    }
+
+    /// Waits until the worker has finished `count` events (answered or dropped).
+    func awaitFinished(_ count: Int, timeout: TimeInterval = 60) -> WorkerMetrics.Snapshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var m = worker.metrics.snapshot()
+        while m.totalOutcomes + m.totalDrops < count && Date() < deadline {
+            usleep(20_000)
+            m = worker.metrics.snapshot()
+        }
+        return m
+    }
+}
+
+extension PartialAddress {
+    static let cupertino = PartialAddress(city: "Cupertino", state: "CA", postalCode: "95014", countryCode: "US")
+    static let toronto = PartialAddress(city: "Toronto", state: "ON", postalCode: "M5V", countryCode: "CA")
+}
+
+extension Cart {
+    static let twoShirts = Cart(
+        items: [CartItem(id: "sku-1", label: "T-shirt", quantity: 2, unitAmount: Money(minorUnits: 2500, currency: .usd),
+                         taxCategory: "apparel", weightGrams: 300)],
+        discounts: [Discount(id: "promo", label: "Promo", amount: Money(minorUnits: -500, currency: .usd))])
+}
+
+extension KafkaMessage {
+    func headerText(_ name: String) -> String? { header(name).map { String(decoding: $0, as: UTF8.self) } }
+    var keyText: String? { key.map { String(decoding: $0, as: UTF8.self) } }
+}

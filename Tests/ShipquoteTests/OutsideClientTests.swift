@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// An outside Kafka client (kcat) talks to `shipquote broker` while `shipquote run` works:
+/// the wire contract, not our own client code, carries the event and the reply.
+@Suite struct OutsideClientTests {
+    static let kcat = Tool.path("kcat")
+
+    @Test(.enabled(if: kcat != nil, "kcat is not installed (apt-get install kcat)"))
+    func kcatProducesAnEventAndReadsTheWorkersReply() throws {
+        let kcat = try #require(Self.kcat)
+        let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
+        defer { broker.terminate(); broker.waitUntilExit() }
+        let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
+        #expect(bootstrap.hasPrefix("127.0.0.1:"))
+
+        let (worker, _, workerErr) = try Binary.start([
+            "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
+            "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
+        ])
+        let now = Date()
+        let formatter = ISO8601DateFormatter()
+        let session = "kcat-\(UUID().uuidString.lowercased())"
+        let event = """
+        {"version":1,"event_id":"kcat-1","session_id":"\(session)","sequence":1,"merchant":"acme","payment_method_type":"APPLE_PAY",\
+        "trigger":"address_changed","currency":"USD","shipping_address":{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US"},\
+        "cart":{"items":[{"id":"sku-1","label":"T-shirt","quantity":2,"unit_amount":{"currency":"USD","value":25.00},"tax_category":"apparel","weight_grams":300}],\
+        "discounts":[{"id":"promo","label":"Promo","amount":{"currency":"USD","value":-5.00}}]},"selected_shipping_method_id":"standard",\
+        "occurred_at":"\(formatter.string(from: now))","reply_by":"\(formatter.string(from: now.addingTimeInterval(60)))"}
+        """
+        // kcat splits key and value at the first ':' of the line.
+        let produced = try Tool.run(kcat, ["-P", "-b", bootstrap, "-t", "shipping.address-changed", "-K", ":"],
+                                    input: "\(session):\(event)\n", timeout: 20)
+        #expect(produced.status == 0)
+
+        let consumed = try Tool.run(kcat, ["-C", "-b", bootstrap, "-t", "shipping.quote-replies", "-o", "beginning",
+                                           "-c", "1", "-f", "%k|%h|%s\n"], timeout: 60)
+        worker.terminate()  // SIGTERM: a clean shutdown exits 0
+        worker.waitUntilExit()
+        let stderr = String(decoding: workerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(worker.terminationStatus == 0, "worker: \(stderr)")
+        #expect(stderr.contains("\"msg\":\"worker stopped\""))
+
+        let parts = consumed.stdout.split(separator: "|", maxSplits: 2).map(String.init)
+        try #require(parts.count == 3, "kcat read: \(consumed.stdout)")
+        #expect(parts[0] == session)
+        #expect(parts[1].contains("content-type=application/json"))
+        #expect(parts[1].contains("session-id=\(session)"))
+        #expect(parts[1].contains("sequence=1"))
+        #expect(parts[2].hasPrefix("{\"version\":1,\"session_id\":\"\(session)\",\"sequence\":1,\"event_id\":\"kcat-1\",\"outcome\":\"update\""))
+        #expect(parts[2].contains("{\"id\":\"total\",\"label\":\"ACME Inc.\",\"amount\":{\"currency\":\"USD\",\"value\":\"53.94\"}}"))
+    }
+}
