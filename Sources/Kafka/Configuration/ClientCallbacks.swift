@@ -6,10 +6,13 @@ class ClientCallbacks: @unchecked Sendable {
     let log: KafkaLogSink?
     /// Errors librdkafka reports outside any call (brokers down, fatal idempotence errors).
     let onError: (@Sendable (KafkaError) -> Void)?
+    /// librdkafka's statistics JSON, every `statistics.interval.ms` (lag, round-trip times, queues).
+    var onStatistics: (@Sendable (String) -> Void)?
 
-    init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?) {
+    init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?, onStatistics: (@Sendable (String) -> Void)? = nil) {
         self.log = log
         self.onError = onError
+        self.onStatistics = onStatistics
     }
 
     static func from(_ rk: OpaquePointer?) -> ClientCallbacks? {
@@ -25,6 +28,15 @@ class ClientCallbacks: @unchecked Sendable {
             sink(KafkaLogRecord(level: level, facility: facility.map { String(cString: $0) } ?? "",
                                 message: buffer.map { String(cString: $0) } ?? "",
                                 client: rk.map { String(cString: rd_kafka_name($0)) } ?? ""))
+        }
+        if onStatistics != nil {
+            rd_kafka_conf_set_stats_cb(conf) { _, json, length, opaque in
+                guard let opaque, let json else { return 0 }
+                let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue()
+                let text = String(decoding: UnsafeRawBufferPointer(start: json, count: length), as: UTF8.self)
+                callbacks.onStatistics?(text)
+                return 0  // 0: librdkafka frees the JSON buffer
+            }
         }
         rd_kafka_conf_set_error_cb(conf) { rk, err, reason, opaque in
             guard let opaque else { return }

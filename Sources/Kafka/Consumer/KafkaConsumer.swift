@@ -18,6 +18,7 @@ public final class KafkaConsumer: @unchecked Sendable {
 
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
                 onError: (@Sendable (KafkaError) -> Void)? = nil,
+                onStatistics: (@Sendable (String) -> Void)? = nil,
                 onRebalance: @escaping (RebalanceEvent) -> Void) throws(KafkaError) {
         var config = configuration
         for (key, value) in Self.fixed {
@@ -35,6 +36,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         config.setDefault("log.connection.close", "false")
 
         callbacks = ConsumerCallbacks(log: log, onError: onError, onRebalance: onRebalance)
+        callbacks.onStatistics = onStatistics
         let conf = try makeNativeConfiguration(config)
         callbacks.install(on: conf)
         rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in

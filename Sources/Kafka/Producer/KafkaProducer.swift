@@ -11,11 +11,12 @@ public final class KafkaProducer: @unchecked Sendable {
     private let closeOnce = Mutex(false)
 
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
-                onError: (@Sendable (KafkaError) -> Void)? = nil) throws(KafkaError) {
+                onError: (@Sendable (KafkaError) -> Void)? = nil,
+                onStatistics: (@Sendable (String) -> Void)? = nil) throws(KafkaError) {
         var config = configuration
         config.setDefault("enable.idempotence", "true")
         config.setDefault("log.connection.close", "false")
-        callbacks = ClientCallbacks(log: log, onError: onError)
+        callbacks = ClientCallbacks(log: log, onError: onError, onStatistics: onStatistics)
         let conf = try makeNativeConfiguration(config)
         callbacks.install(on: conf)
         rd_kafka_conf_set_dr_msg_cb(conf) { _, message, _ in
