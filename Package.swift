@@ -2,7 +2,8 @@
 import PackageDescription
 
 // One direction of dependency: shipquote → (QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
-// QuoteWorker and QuoteGateway → Kafka → CRdKafka. ShippingRules and Kafka never meet.
+// QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD.
+// ShippingRules and Kafka never meet.
 let package = Package(
     name: "ShipQuote",
     platforms: [.macOS(.v15)],
@@ -15,10 +16,14 @@ let package = Package(
                        providers: [.apt(["librdkafka-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        // A GET-only HTTP endpoint for /metrics and the health probes; knows nothing of shipping.
+        .target(name: "MetricsHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "ShippingRules", dependencies: ["CYAML"]),
         .target(name: "QuoteContract", dependencies: ["ShippingRules"]),
-        .target(name: "QuoteWorker", dependencies: ["QuoteContract", "ShippingRules", "Kafka"]),
+        .target(name: "QuoteWorker", dependencies: ["QuoteContract", "ShippingRules", "Kafka", "MetricsHTTP"]),
         .target(name: "QuoteGateway", dependencies: ["QuoteContract", "Kafka"]),
         .executableTarget(name: "shipquote",
                           dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
@@ -27,7 +32,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuoteContractTests", dependencies: ["QuoteContract"]),
         .testTarget(name: "QuoteWorkerTests",
-                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka"]),
+                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP"]),
+        .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
+        // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
+        .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
         // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat).
         .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka"]),

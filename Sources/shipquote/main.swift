@@ -8,6 +8,7 @@ usage: shipquote <command> [flags]
   broker                    the embedded broker as a process; prints its bootstrap address first
   send                      produce one event and print its reply (--bootstrap-servers ... --event FILE)
   rules check FILE|DIR      validate rules files; errors name file, line, column and field
+  bench rules FILE          quotes per second for a rule set on one thread (--generated: 1,000 zones, 50 methods)
 
 Run `shipquote <command> --help` for a command's flags.
 """
@@ -23,6 +24,7 @@ do {
     case "broker": try BrokerCommand.run(arguments)
     case "send": try SendCommand.run(arguments)
     case "rules": try RulesCommand.run(arguments)
+    case "bench": try BenchCommand.run(arguments)
     case "help", "--help", "-h": Output.line(usage)
     default: Output.fail("unknown command \(command)\n\n\(usage)")
     }

@@ -24,7 +24,9 @@ final class WorkerHarness: @unchecked Sendable {
     /// A fixed instant in the middle of a business day: delivery dates are the same on every run.
     static let now = RFC3339.parse("2026-10-13T17:00:00Z")!
 
-    init(partitions: Int = 4, logger: Logger = .silent) throws {
+    /// `startWorker: false` leaves the worker idle until `start()`, so a test can look at it first.
+    /// `kafkaOverrides` are librdkafka properties laid over the harness's (e.g. `statistics.interval.ms`).
+    init(partitions: Int = 4, logger: Logger = .silent, startWorker: Bool = true, kafkaOverrides: [String: String] = [:]) throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [
             TopicSpec(Topics.defaultAddressChanged, partitions: partitions),
             TopicSpec(Topics.defaultQuoteReplies, partitions: partitions),
@@ -41,9 +43,18 @@ final class WorkerHarness: @unchecked Sendable {
         clock = ManualClock(Self.now)
         var config = WorkerConfiguration(kafka: kafka)
         config.kafka["group.id"] = "test-workers"
+        for (key, value) in kafkaOverrides { config.kafka[key] = value }
         worker = try Worker(configuration: config, engine: rules, clock: clock, logger: logger)
         producer = try KafkaProducer(configuration: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "linger.ms": "1",
                                                                         "message.max.bytes": "2000000"]))
+        if startWorker { start() }
+    }
+
+    private let started = Mutex(false)
+
+    /// Starts the worker's thread (once); `init` does it unless told not to.
+    func start() {
+        guard started.withLock({ s in defer { s = true }; return !s }) else { return }
         let worker = self.worker, done = self.done
         let thread = Thread {
             try? worker.run()
@@ -60,7 +71,7 @@ final class WorkerHarness: @unchecked Sendable {
 
     func stop() {
         worker.stop()
-        done.wait()
+        if started.withLock({ $0 }) { done.wait() }
         producer.close(timeoutMs: 2_000)
     }
 

@@ -21,9 +21,12 @@ public struct KafkaMessage: Sendable {
     public let headers: [KafkaHeader]
     /// Milliseconds since the epoch, when the broker gives one.
     public let timestampMs: Int64?
+    /// The record has no value at all (a compacted topic's delete marker), not an empty one.
+    public let isTombstone: Bool
 
     public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
-                headers: [KafkaHeader] = [], timestampMs: Int64? = nil) {
+                headers: [KafkaHeader] = [], timestampMs: Int64? = nil, isTombstone: Bool = false) {
+        self.isTombstone = isTombstone
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -47,12 +50,24 @@ public struct OutgoingMessage: Sendable {
     public var value: [UInt8]
     public var headers: [KafkaHeader]
     public var partition: Int32?
+    /// Send no value at all: a compacted topic's delete marker for `key`.
+    public var isTombstone: Bool
 
     public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = [], partition: Int32? = nil) {
+        self.isTombstone = false
         self.topic = topic
         self.key = key
         self.value = value
         self.headers = headers
         self.partition = partition
+    }
+}
+
+extension OutgoingMessage {
+    /// A delete marker for `key` on a compacted topic.
+    public static func tombstone(topic: String, key: [UInt8], partition: Int32? = nil) -> OutgoingMessage {
+        var message = OutgoingMessage(topic: topic, key: key, value: [], partition: partition)
+        message.isTombstone = true
+        return message
     }
 }

@@ -114,7 +114,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         var tsType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
         let ts = rd_kafka_message_timestamp(raw, &tsType)
         return KafkaMessage(topic: topic, partition: m.partition, offset: m.offset, key: key, value: value,
-                            headers: headers, timestampMs: tsType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : ts)
+                            headers: headers, timestampMs: tsType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : ts,
+                            isTombstone: m.payload == nil)
     }
 
     /// Commits synchronously. Each offset is the next one to consume (last finished + 1).
@@ -175,6 +176,19 @@ public final class KafkaConsumer: @unchecked Sendable {
             throw KafkaError(terr, context: "topic \(topic)")
         }
         return Int(metadata.pointee.topics[0].partition_cnt)
+    }
+
+    /// Stops reading every partition assigned by hand.
+    public func unassign() { _ = rd_kafka_assign(rk, nil) }
+
+    /// The next offset this consumer will hand out for each partition (nil where it has none yet).
+    public func positions(_ partitions: [TopicPartition]) -> [TopicPartition: Int64] {
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        guard rd_kafka_position(rk, list) == RD_KAFKA_RESP_ERR_NO_ERROR else { return [:] }
+        var result: [TopicPartition: Int64] = [:]
+        for (tp, offset, _) in PartitionList.read(list) where offset >= 0 { result[tp] = offset }
+        return result
     }
 
     /// Stops fetching these partitions (backpressure) until `resume`.

@@ -47,12 +47,28 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Queues a record; `completion` runs once with its delivery report. When librdkafka's queue
     /// is full this waits for room (backpressure) instead of dropping, until `close`.
     public func send(_ message: OutgoingMessage, completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) {
+        try send(message, waitForRoom: true, completion: completion)
+    }
+
+    /// Queues a record only if there is room now; returns false (and keeps nothing) when the queue
+    /// is full. For delivery-report handlers, which must never wait for the queue they drain.
+    public func sendIfRoom(_ message: OutgoingMessage, completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) -> Bool {
+        do {
+            try send(message, waitForRoom: false, completion: completion)
+            return true
+        } catch where error.code == RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue {
+            return false
+        }
+    }
+
+    private func send(_ message: OutgoingMessage, waitForRoom: Bool,
+                      completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) {
         let opaque = Unmanaged.passRetained(PendingDelivery(completion)).toOpaque()
         var err = RD_KAFKA_RESP_ERR_NO_ERROR
         repeat {
             err = enqueue(message, opaque: opaque)
             if err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
-                guard pollLoop.running.load(ordering: .acquiring) else { break }
+                guard waitForRoom, pollLoop.running.load(ordering: .acquiring) else { break }
                 usleep(1_000)  // the polling thread drains delivery reports meanwhile
             }
         } while err == RD_KAFKA_RESP_ERR__QUEUE_FULL
@@ -74,7 +90,7 @@ public final class KafkaProducer: @unchecked Sendable {
             }
         }
         let partition = message.partition ?? RD_KAFKA_PARTITION_UA
-        let err = message.value.withUnsafeBytes { value in
+        let err = withOptionalBytes(message.isTombstone ? nil : message.value) { value in
             withOptionalBytes(message.key) { key in
                 shipquote_produce(rk, message.topic, partition, key.baseAddress, key.count,
                                   value.baseAddress, value.count, headers, opaque)

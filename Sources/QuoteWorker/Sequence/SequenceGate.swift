@@ -1,7 +1,8 @@
 import Kafka
 
 /// The highest sequence taken per session, kept per input partition (all events of a session
-/// land in one partition, so a partition's state moves with it on a rebalance).
+/// land in one partition, so a partition's state moves with it on a rebalance, through the
+/// compacted state topic).
 ///
 /// Only the thread that polls the consumer touches it, so it needs no lock.
 public struct SequenceGate: Sendable {
@@ -10,37 +11,76 @@ public struct SequenceGate: Sendable {
         case drop(DropReason)
     }
 
-    private var highest: [TopicPartition: [String: Int64]] = [:]
+    /// What is remembered of one session: 24 bytes besides its id.
+    public struct Entry: Equatable, Sendable {
+        /// The highest sequence taken.
+        public var sequence: Int64
+        /// The input offset of the record that carried it: a replay of that very record (after a
+        /// crash lost its reply) is answered again, while a second record with the same sequence
+        /// is a duplicate.
+        public var sourceOffset: Int64
+        /// When the session was last seen, in milliseconds since the epoch (for idle expiry).
+        public var lastSeenMs: Int64
+
+        public init(sequence: Int64, sourceOffset: Int64, lastSeenMs: Int64) {
+            self.sequence = sequence
+            self.sourceOffset = sourceOffset
+            self.lastSeenMs = lastSeenMs
+        }
+    }
+
+    private var sessions: [TopicPartition: [String: Entry]] = [:]
 
     public init() {}
 
-    /// What to do with `sequence` of `session`, without recording anything.
-    public func verdict(session: String, sequence: Int64, in partition: TopicPartition) -> Verdict {
-        guard let seen = highest[partition]?[session] else { return .take }
-        if sequence < seen { return .drop(.stale) }
-        if sequence == seen { return .drop(.duplicate) }
+    /// What to do with the record at `offset` carrying `sequence` of `session`, without recording anything.
+    public func verdict(session: String, sequence: Int64, offset: Int64, in partition: TopicPartition) -> Verdict {
+        guard let seen = sessions[partition]?[session] else { return .take }
+        if sequence < seen.sequence { return .drop(.stale) }
+        if sequence == seen.sequence { return offset == seen.sourceOffset ? .take : .drop(.duplicate) }
         return .take
     }
 
     /// Records that `sequence` is the newest the worker has taken for `session`.
-    public mutating func take(session: String, sequence: Int64, in partition: TopicPartition) {
-        let previous = highest[partition]?[session] ?? 0
-        if sequence > previous { highest[partition, default: [:]][session] = sequence }
+    @discardableResult
+    public mutating func take(session: String, sequence: Int64, offset: Int64, nowMs: Int64,
+                              in partition: TopicPartition) -> Entry {
+        let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
+        if let old = sessions[partition]?[session], old.sequence > sequence { return old }
+        sessions[partition, default: [:]][session] = entry
+        return entry
     }
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
     public func isLatest(session: String, sequence: Int64, in partition: TopicPartition) -> Bool {
-        (highest[partition]?[session] ?? 0) <= sequence
+        (sessions[partition]?[session]?.sequence ?? 0) <= sequence
     }
 
-    public func highestSequence(session: String, in partition: TopicPartition) -> Int64? {
-        highest[partition]?[session]
+    public func entry(session: String, in partition: TopicPartition) -> Entry? { sessions[partition]?[session] }
+
+    /// Sets a partition's state as read back from the state topic.
+    public mutating func restore(_ partition: TopicPartition, _ entries: [String: Entry]) {
+        sessions[partition] = entries
     }
 
     /// Drops a partition's state when the partition goes to another worker.
     public mutating func forget(_ partitions: [TopicPartition]) {
-        for p in partitions { highest[p] = nil }
+        for p in partitions { sessions[p] = nil }
     }
 
-    public var trackedSessions: Int { highest.values.reduce(0) { $0 + $1.count } }
+    /// Forgets sessions not seen since `cutoffMs` and says which, so their state can be deleted.
+    public mutating func evictIdle(before cutoffMs: Int64) -> [(TopicPartition, String)] {
+        var evicted: [(TopicPartition, String)] = []
+        for (partition, entries) in sessions {
+            let idle = entries.filter { $0.value.lastSeenMs < cutoffMs }
+            guard !idle.isEmpty else { continue }
+            for key in idle.keys {
+                sessions[partition]![key] = nil
+                evicted.append((partition, key))
+            }
+        }
+        return evicted
+    }
+
+    public var trackedSessions: Int { sessions.values.reduce(0) { $0 + $1.count } }
 }

@@ -8,7 +8,12 @@ import Synchronization
 /// quote replies. `run` blocks its thread (librdkafka's calls block); `stop` may be called from any thread.
 ///
 /// The path of one event: poll → decode (bad bytes → dead letter) → sequence gate → quote →
-/// gate asked again → produce → offset committed once the reply is delivered.
+/// gate asked again → state record → reply → offset committed once both are delivered.
+///
+/// Why the state record goes first: once a reply for sequence N is out, any worker that takes the
+/// partition over must already know N, or it could publish an older answer after it. And why the
+/// offset waits for the reply: a crash before the reply replays the record, and the gate, seeing
+/// the very record that set its state, answers it again (the reply is deterministic).
 public final class Worker: @unchecked Sendable {
     public let configuration: WorkerConfiguration
     public let metrics: WorkerMetrics
@@ -23,6 +28,7 @@ public final class Worker: @unchecked Sendable {
     private var gate = SequenceGate()
     private var consumer: KafkaConsumer!
     private let producer: KafkaProducer
+    private let restorer: StateRestorer
     private var owned: Set<TopicPartition> = []
 
     public init(configuration: WorkerConfiguration, engine: any QuoteEngine, clock: any Clock = SystemClock(),
@@ -39,8 +45,11 @@ public final class Worker: @unchecked Sendable {
             logger.log(error.isFatal ? .error : .warning, "kafka client error",
                        ["code": .text(error.name), "detail": .text(error.message)])
         }
-        producer = try KafkaProducer(configuration: configuration.producerKafka, log: logSink, onError: onError)
-        consumer = try KafkaConsumer(configuration: configuration.consumerKafka, log: logSink, onError: onError) { [unowned self] event in
+        producer = try KafkaProducer(configuration: configuration.producerKafka, log: logSink, onError: onError,
+                                     onStatistics: { metrics.ingestStatistics($0) })
+        restorer = try StateRestorer(kafka: configuration.consumerKafka, topic: configuration.topics.quoteState, log: logSink)
+        consumer = try KafkaConsumer(configuration: configuration.consumerKafka, log: logSink, onError: onError,
+                                     onStatistics: { metrics.ingestStatistics($0) }) { [unowned self] event in
             self.rebalanced(event)
         }
     }
@@ -53,27 +62,46 @@ public final class Worker: @unchecked Sendable {
     /// Partitions this worker owns now (updated on every rebalance).
     public var assignedPartitions: [TopicPartition] { control.assignment }
 
-    /// Runs until `stop`. Throws when the worker cannot go on (a fatal producer error).
-    public func run() throws(KafkaError) {
+    /// Runs until `stop`. Throws when the worker cannot go on: topics that do not fit together,
+    /// a fatal producer error, a partition whose state cannot be restored.
+    public func run() throws {
+        try checkTopics()
         try consumer.subscribe([configuration.topics.addressChanged])
         logger.info("worker started", ["input": .text(configuration.topics.addressChanged), "rules_version": .text(engine.version)])
         var lastCommit = ContinuousClock.now
-        while !control.stopRequested {
-            if control.fatalError != nil { break }
-            resendFailedReplies()
+        var lastSweep = ContinuousClock.now
+        while !control.stopRequested && control.fatalError == nil {
+            metrics.health.loopTurned()
+            resendFailedRecords()
             let batch = consumer.poll(maxMessages: configuration.maxBatch, timeoutMs: configuration.pollTimeoutMs)
             if !batch.isEmpty { handle(batch) }
             if ContinuousClock.now - lastCommit >= configuration.commitInterval {
                 commitFinished()
                 lastCommit = .now
             }
+            if ContinuousClock.now - lastSweep >= configuration.sessionSweepInterval {
+                evictIdleSessions()
+                lastSweep = .now
+            }
         }
         shutDown()
         if let fatal = control.fatalError {
-            logger.error("worker stopped on a fatal Kafka error", ["code": .text(fatal.name), "detail": .text(fatal.message)])
+            logger.error("worker stopped on an error it cannot get past", ["detail": .text("\(fatal)")])
             throw fatal
         }
         logger.info("worker stopped")
+    }
+
+    /// The state topic must have a partition for every input partition (same key, same number):
+    /// a partition's state is written to, and restored from, the state partition of the same number.
+    private func checkTopics() throws {
+        let input = try consumer.partitionCount(configuration.topics.addressChanged)
+        let state = try restorer.partitionCount()
+        guard state == input else {
+            throw WorkerSetupError(description: "topic \(configuration.topics.quoteState) has \(state) partitions and "
+                + "\(configuration.topics.addressChanged) has \(input): the state topic must be co-partitioned with the "
+                + "input (the same partition count); create it with \(input) partitions and cleanup.policy=compact")
+        }
     }
 
     // MARK: - One batch
@@ -90,7 +118,7 @@ public final class Worker: @unchecked Sendable {
         for (message, result) in zip(batch, decoded) {
             switch result {
             case .success(let event): answer(event, message: message, newestInBatch: newest[event.sessionID]!, now: now)
-            case .failure(let rejection): deadLetter(message, rejection: rejection)
+            case .failure(let rejection): deadLetter(message, rejection: rejection, now: now)
             }
         }
         metrics.setTrackedSessions(gate.trackedSessions)
@@ -98,14 +126,25 @@ public final class Worker: @unchecked Sendable {
 
     private func answer(_ event: AddressChangeEvent, message: KafkaMessage, newestInBatch: Int64, now: Date) {
         let tp = message.topicPartition
-        if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, in: tp) {
+        if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return drop(event, message: message, reason: reason)
         }
         if event.sequence < newestInBatch { return drop(event, message: message, reason: .superseded) }
-        gate.take(session: event.sessionID, sequence: event.sequence, in: tp)
-        if isExpired(event, now: now) { return drop(event, message: message, reason: .expired) }
+        let entry = gate.take(session: event.sessionID, sequence: event.sequence, offset: message.offset,
+                              nowMs: RFC3339.epochMilliseconds(now), in: tp)
+        let state = stateRecord(event.sessionID, entry, tp)
+        if isExpired(event, now: now) {
+            // Taken all the same: an older event arriving later must still count as stale.
+            offsets.register(tp, offset: message.offset, deliveries: 1)
+            publish(PendingRecord(record: state, source: tp, offset: message.offset))
+            return drop(event, message: message, reason: .expired, registered: true)
+        }
 
-        let result = engine.quote(event.quoteRequest(now: now))
+        // Quoted at the moment the customer acted, not when the worker got to it: a replay after a
+        // crash then gives the very same update.
+        let quoteStarted = ContinuousClock.now
+        let result = engine.quote(event.quoteRequest(now: event.occurredAt))
+        metrics.observeQuoteDuration(ContinuousClock.now - quoteStarted)
         // Rule 2 of the sequence check: a newer event may have been taken while this one was quoted.
         guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else {
             return drop(event, message: message, reason: .superseded)
@@ -114,10 +153,11 @@ public final class Worker: @unchecked Sendable {
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
         metrics.finished(outcome.name)
+        metrics.observeEndToEnd(seconds: clock.now().timeIntervalSince(event.occurredAt))
         offsets.register(tp, offset: message.offset, deliveries: 1)
-        publish(PendingReply(record: ReplyRecord.reply(reply, topic: configuration.topics.quoteReplies,
-                                                       traceparent: message.header(ContractHeader.traceparent)),
-                             source: tp, offset: message.offset))
+        let replyRecord = ReplyRecord.reply(reply, topic: configuration.topics.quoteReplies,
+                                            traceparent: message.header(ContractHeader.traceparent))
+        publish(PendingRecord(record: state, source: tp, offset: message.offset, then: replyRecord))
         logger.debug("replied", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),
                                  "event_id": .text(event.eventID ?? ""), "outcome": .text(outcome.name)])
     }
@@ -128,73 +168,91 @@ public final class Worker: @unchecked Sendable {
         return false
     }
 
-    private func drop(_ event: AddressChangeEvent, message: KafkaMessage, reason: DropReason) {
+    private func drop(_ event: AddressChangeEvent, message: KafkaMessage, reason: DropReason, registered: Bool = false) {
         metrics.dropped(reason)
-        offsets.register(message.topicPartition, offset: message.offset, deliveries: 0)
+        if !registered { offsets.register(message.topicPartition, offset: message.offset, deliveries: 0) }
         logger.debug("dropped", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),
                                  "event_id": .text(event.eventID ?? ""), "reason": .text(reason.rawValue)])
     }
 
+    private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: TopicPartition) -> OutgoingMessage {
+        OutgoingMessage(topic: configuration.topics.quoteState, key: Array(session.utf8),
+                        value: StateRecord.encode(entry), partition: tp.partition)
+    }
+
     /// A record that cannot be read goes to the dead-letter topic unchanged; when its session and
     /// sequence can still be read, a `rejected` reply tells the gateway not to wait.
-    private func deadLetter(_ message: KafkaMessage, rejection: EventRejection) {
+    private func deadLetter(_ message: KafkaMessage, rejection: EventRejection, now: Date) {
         let tp = message.topicPartition
         metrics.deadLettered()
         metrics.finished(ReplyOutcome.rejectedName)
-        var records = [ReplyRecord.deadLetter(message, rejection: rejection, topic: configuration.topics.deadLetters)]
-        if let session = rejection.sessionID, let sequence = rejection.sequence,
-           isAnswerable(rejection, session: session, sequence: sequence, in: tp) {
-            let reply = QuoteReply(sessionID: session, sequence: sequence, eventID: nil,
-                                   outcome: .rejected(reason: rejection.description),
-                                   rulesVersion: engine.version, computedAt: clock.now())
-            records.append(ReplyRecord.reply(reply, topic: configuration.topics.quoteReplies,
-                                             traceparent: message.header(ContractHeader.traceparent)))
+        var chains = [PendingRecord(record: ReplyRecord.deadLetter(message, rejection: rejection, topic: configuration.topics.deadLetters),
+                                    source: tp, offset: message.offset)]
+        if let session = rejection.sessionID, let sequence = rejection.sequence {
+            let reply = ReplyRecord.reply(
+                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(reason: rejection.description),
+                           rulesVersion: engine.version, computedAt: clock.now()),
+                topic: configuration.topics.quoteReplies, traceparent: message.header(ContractHeader.traceparent))
+            if rejection.code == .keyMismatch {
+                // It sits in another session's partition: answered, but that partition's state is not its own.
+                chains.append(PendingRecord(record: reply, source: tp, offset: message.offset))
+            } else if gate.verdict(session: session, sequence: sequence, offset: message.offset, in: tp) == .take {
+                // Through the gate like any event, so an old one never answers over a newer address.
+                let entry = gate.take(session: session, sequence: sequence, offset: message.offset,
+                                      nowMs: RFC3339.epochMilliseconds(now), in: tp)
+                chains.append(PendingRecord(record: stateRecord(session, entry, tp), source: tp, offset: message.offset, then: reply))
+            }
         }
-        offsets.register(tp, offset: message.offset, deliveries: records.count)
-        for record in records { publish(PendingReply(record: record, source: tp, offset: message.offset)) }
+        offsets.register(tp, offset: message.offset, deliveries: chains.count)
+        for chain in chains { publish(chain) }
         logger.warning("event rejected", ["session_id": .text(rejection.sessionID ?? ""),
                                           "source_partition": .int(message.partition), "source_offset": .number(message.offset),
                                           "error_code": .text(rejection.code.rawValue), "field": .text(rejection.field ?? "")])
     }
 
-    /// A rejected event still goes through the sequence gate, so an old one never answers over a
-    /// newer address. An event whose key differs from its session id sits in another session's
-    /// partition: it is answered, but it must not move that partition's state.
-    private func isAnswerable(_ rejection: EventRejection, session: String, sequence: Int64, in tp: TopicPartition) -> Bool {
-        if rejection.code == .keyMismatch { return true }
-        guard gate.verdict(session: session, sequence: sequence, in: tp) == .take else { return false }
-        gate.take(session: session, sequence: sequence, in: tp)
-        return true
-    }
-
     // MARK: - Producing
 
-    private func publish(_ pending: PendingReply) {
+    /// Produces a record, and once it is delivered the record chained behind it. The last delivery
+    /// of a chain finishes the input record's offset. From the delivery-report thread nothing may
+    /// wait for room in the queue that thread drains: a full queue hands the record to the loop.
+    private func publish(_ pending: PendingRecord, fromReportThread: Bool = false) {
+        let completion: @Sendable (DeliveryReport) -> Void = { [weak self] report in
+            self?.delivered(pending, report)
+        }
         do {
-            try producer.send(pending.record) { [offsets, redeliveries, logger, metrics] report in
-                switch report {
-                case .delivered:
-                    offsets.finishDelivery(pending.source, offset: pending.offset)
-                case .failed(let error) where error.isPermanentForRecord:
-                    Worker.abandon(pending, error, offsets: offsets, metrics: metrics, logger: logger)
-                case .failed(let error):
-                    // librdkafka gave up after its own retries; try again rather than lose the reply.
-                    logger.warning("delivery failed; will retry", ["topic": .text(pending.record.topic), "code": .text(error.name)])
-                    redeliveries.add(pending)
-                }
+            if fromReportThread {
+                if try !producer.sendIfRoom(pending.record, completion: completion) { redeliveries.add(pending) }
+            } else {
+                try producer.send(pending.record, completion: completion)
             }
         } catch where error.isPermanentForRecord {
-            Worker.abandon(pending, error, offsets: offsets, metrics: metrics, logger: logger)
+            abandon(pending, error)
         } catch {
             logger.warning("produce refused; will retry", ["topic": .text(pending.record.topic), "code": .text(error.name)])
             redeliveries.add(pending)
         }
     }
 
+    private func delivered(_ pending: PendingRecord, _ report: DeliveryReport) {
+        switch report {
+        case .delivered:
+            if let next = pending.then {
+                publish(PendingRecord(record: next, source: pending.source, offset: pending.offset), fromReportThread: true)
+            } else {
+                offsets.finishDelivery(pending.source, offset: pending.offset)
+            }
+        case .failed(let error) where error.isPermanentForRecord:
+            abandon(pending, error)
+        case .failed(let error):
+            // librdkafka gave up after its own retries; try again rather than lose the reply.
+            logger.warning("delivery failed; will retry", ["topic": .text(pending.record.topic), "code": .text(error.name)])
+            redeliveries.add(pending)
+        }
+    }
+
     /// A record no broker will take (larger than its limit, say) would block its partition forever
     /// if retried: it is logged, counted and let go, so the worker keeps consuming.
-    private static func abandon(_ pending: PendingReply, _ error: KafkaError, offsets: OffsetTracker,
-                                metrics: WorkerMetrics, logger: Logger) {
+    private func abandon(_ pending: PendingRecord, _ error: KafkaError) {
         metrics.abandonedRecord()
         logger.error("record refused for good; not retried", [
             "topic": .text(pending.record.topic), "code": .text(error.name), "bytes": .int(pending.record.value.count),
@@ -202,12 +260,30 @@ public final class Worker: @unchecked Sendable {
         offsets.finishDelivery(pending.source, offset: pending.offset)
     }
 
-    private func resendFailedReplies() {
+    private func resendFailedRecords() {
         let again = redeliveries.takeAll()
         for pending in again where owned.contains(pending.source) {
             metrics.retriedDelivery()
             publish(pending)
         }
+    }
+
+    // MARK: - Session expiry
+
+    /// Forgets sessions idle longer than `sessionIdleTimeout` and deletes their state, so memory and
+    /// the state topic stay bounded by the sessions that are alive.
+    private func evictIdleSessions() {
+        let cutoff = RFC3339.epochMilliseconds(clock.now()) - Int64(configuration.sessionIdleTimeout * 1000)
+        let evicted = gate.evictIdle(before: cutoff)
+        guard !evicted.isEmpty else { return }
+        for (tp, session) in evicted {
+            let tombstone = OutgoingMessage.tombstone(topic: configuration.topics.quoteState, key: Array(session.utf8),
+                                                      partition: tp.partition)
+            // A lost tombstone only means the next owner loads an idle entry and evicts it again.
+            try? producer.send(tombstone) { _ in }
+        }
+        metrics.setTrackedSessions(gate.trackedSessions)
+        logger.info("idle sessions evicted", ["count": .int(evicted.count)])
     }
 
     // MARK: - Offsets and rebalances
@@ -227,7 +303,7 @@ public final class Worker: @unchecked Sendable {
     private func drainInFlight(within limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while offsets.unfinished > 0 && ContinuousClock.now < deadline && control.fatalError == nil {
-            resendFailedReplies()
+            resendFailedRecords()
             producer.flush(timeoutMs: 50)
         }
     }
@@ -235,6 +311,7 @@ public final class Worker: @unchecked Sendable {
     private func rebalanced(_ event: RebalanceEvent) {
         switch event {
         case .assigned(let partitions):
+            restoreState(of: partitions)
             owned.formUnion(partitions)
             logger.info("partitions assigned", ["partitions": .text(partitions.map(\.description).joined(separator: ","))])
         case .revoked(let partitions):
@@ -246,13 +323,39 @@ public final class Worker: @unchecked Sendable {
             owned.subtract(partitions)
             logger.info("partitions revoked", ["partitions": .text(partitions.map(\.description).joined(separator: ","))])
         }
+        metrics.setTrackedSessions(gate.trackedSessions)
+        metrics.health.setAssigned(count: owned.count)
         control.setAssignment(owned.sorted())
     }
 
+    /// Runs inside the assignment, before librdkafka hands out the partitions' first records.
+    private func restoreState(of partitions: [TopicPartition]) {
+        guard !partitions.isEmpty else { return }
+        let started = ContinuousClock.now
+        do {
+            let restored = try restorer.restore(partitions.map(\.partition), timeout: configuration.restoreTimeout)
+            var count = 0
+            for tp in partitions {
+                let entries = restored[tp.partition] ?? [:]
+                gate.restore(tp, entries)
+                count += entries.count
+            }
+            let ms = (ContinuousClock.now - started).components
+            logger.info("sequence state restored", ["sessions": .int(count),
+                                                    "milliseconds": .number(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000)])
+        } catch {
+            // Answering without the state could publish an old answer over a newer one: stop instead.
+            control.fail(error)
+            logger.error("sequence state could not be restored", ["detail": .text("\(error)")])
+        }
+    }
+
     private func shutDown() {
+        metrics.health.setStopping()
         drainInFlight(within: configuration.shutdownGrace)
         commitFinished()
         consumer.close()
+        restorer.close()
         producer.close(timeoutMs: 1_000)
         let unfinished = offsets.unfinished
         if unfinished > 0 {
@@ -269,30 +372,37 @@ public final class Worker: @unchecked Sendable {
     }
 }
 
-/// A record on its way out, with the input record it finishes.
-struct PendingReply: Sendable {
+/// A record on its way out, the record to produce once it is delivered, and the input record
+/// whose offset the last delivery finishes.
+struct PendingRecord: Sendable {
     let record: OutgoingMessage
     let source: TopicPartition
     let offset: Int64
+    var then: OutgoingMessage? = nil
+}
+
+/// A setting or topic layout the worker cannot work with; the text says what to change.
+public struct WorkerSetupError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// Records whose delivery failed, waiting for the worker loop to produce them again (the delivery
 /// report thread must not block on a full producer queue itself).
 final class RedeliveryQueue: Sendable {
-    private let queue = Mutex<[PendingReply]>([])
-    func add(_ pending: PendingReply) { queue.withLock { $0.append(pending) } }
-    func takeAll() -> [PendingReply] { queue.withLock { q in defer { q.removeAll() }; return q } }
+    private let queue = Mutex<[PendingRecord]>([])
+    func add(_ pending: PendingRecord) { queue.withLock { $0.append(pending) } }
+    func takeAll() -> [PendingRecord] { queue.withLock { q in defer { q.removeAll() }; return q } }
 }
 
 /// The flags other threads use to steer a running worker.
 final class WorkerControl: Sendable {
-    private let state = Mutex<(stop: Bool, fatal: KafkaError?, assignment: [TopicPartition])>((false, nil, []))
+    private let state = Mutex<(stop: Bool, fatal: (any Error)?, assignment: [TopicPartition])>((false, nil, []))
 
     var stopRequested: Bool { state.withLock { $0.stop } }
-    var fatalError: KafkaError? { state.withLock { $0.fatal } }
+    var fatalError: (any Error)? { state.withLock { $0.fatal } }
     var assignment: [TopicPartition] { state.withLock { $0.assignment } }
 
     func requestStop() { state.withLock { $0.stop = true } }
-    func fail(_ error: KafkaError) { state.withLock { if $0.fatal == nil { $0.fatal = error } } }
+    func fail(_ error: any Error) { state.withLock { if $0.fatal == nil { $0.fatal = error } } }
     func setAssignment(_ partitions: [TopicPartition]) { state.withLock { $0.assignment = partitions } }
 }

@@ -18,10 +18,21 @@ public struct WorkerConfiguration: Sendable {
     public var defaultTimeToLive: TimeInterval?
     /// How long a shutdown may take to deliver what is in flight.
     public var shutdownGrace: Duration
+    /// A session not seen for this long is forgotten, and its state deleted (a tombstone).
+    public var sessionIdleTimeout: TimeInterval
+    /// How often idle sessions are looked for.
+    public var sessionSweepInterval: Duration
+    /// The longest a partition's state may take to restore on assignment before the worker gives up.
+    public var restoreTimeout: Duration
 
     public init(topics: Topics = .defaults, kafka: KafkaConfiguration = KafkaConfiguration(),
                 maxBatch: Int = 500, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
-                defaultTimeToLive: TimeInterval? = 30, shutdownGrace: Duration = .seconds(10)) {
+                defaultTimeToLive: TimeInterval? = 30, shutdownGrace: Duration = .seconds(10),
+                sessionIdleTimeout: TimeInterval = 3600, sessionSweepInterval: Duration = .seconds(60),
+                restoreTimeout: Duration = .seconds(120)) {
+        self.sessionIdleTimeout = sessionIdleTimeout
+        self.sessionSweepInterval = sessionSweepInterval
+        self.restoreTimeout = restoreTimeout
         self.topics = topics
         self.kafka = kafka
         self.maxBatch = maxBatch

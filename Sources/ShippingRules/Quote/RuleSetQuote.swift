@@ -38,7 +38,7 @@ extension RuleSet {
             return .keep
         }
 
-        let address = ResolvedAddress(request.address)
+        let address = ResolvedAddress(request.address, foldCity: usesCities)
         for rule in serviceability {
             if let why = rule.mismatch(address) {
                 trace.add("serviceability[\(rule.index)] does not apply: \(why)")
@@ -48,18 +48,56 @@ extension RuleSet {
             }
         }
 
-        let layers = tax.layers.filter { layer in
+        // Without a trace the zone index answers which zones hold the address in one lookup;
+        // with one, every zone is asked in turn so the trace can say why each did not match.
+        let matched: ZoneSet? = trace.enabled ? nil : zoneIndex.matching(address)
+        func holds(_ zone: Zone) -> Bool { matched.map { $0.contains(zone.number) } ?? zone.contains(address) }
+
+        var layers: [TaxLayer] = []
+        if let matched {
+            // By number, so that layers that do not apply are never copied (a copy retains every field).
+            for (i, zone) in layerZones.enumerated() where matched.contains(zone) { layers.append(tax.layers[i]) }
+        }
+        for layer in tax.layers where matched == nil {
             if let why = layer.zone.mismatch(address) {
                 trace.add("tax layer \(layer.id) does not apply: \(why)")
-                return false
+            } else {
+                trace.add("tax layer \(layer.id) applies (\(layer.rate)%\(layer.includedInPrices ? ", included in prices" : ""))")
+                layers.append(layer)
             }
-            trace.add("tax layer \(layer.id) applies (\(layer.rate)%)")
-            return true
         }
         let calendar = warehouse.map(DeliveryCalendar.init)
+        var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
-        for rule in methods {
-            if let method = offer(rule, cart: cart, address: address, layers: layers, calendar: calendar, request: request, trace: &trace) {
+        // Indexed: only the methods that serve everywhere or serve a matched zone, in file order.
+        var positions: [Int]
+        if let matched {
+            var set = ZoneSet(capacity: methods.count)
+            for method in methodsEverywhere { set.insert(method) }
+            for zone in matched.members { for method in methodsByZone[zone] { set.insert(method) } }
+            positions = set.members
+            positions.sort()
+        } else {
+            positions = Array(methods.indices)
+        }
+        for position in positions {
+            let rule = methods[position]
+            if let zones = rule.zones, matched == nil {
+                var reasons: [String] = []
+                guard zones.contains(where: { zone in
+                    if let why = zone.mismatch(address) {
+                        reasons.append("\(zone.name): \(why)")
+                        return false
+                    }
+                    return true
+                }) else {
+                    trace.add("method \(rule.id) not offered: no zone holds the address (\(reasons.joined(separator: "; ")))")
+                    continue
+                }
+                if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
+            }
+            if let method = offer(rule, cart: cart, address: address, holds: holds, layers: layers, calendar: calendar,
+                                  shipDate: &shipDate, request: request, trace: &trace) {
                 offered.append(method)
             }
         }
@@ -85,22 +123,10 @@ extension RuleSet {
         return .update(update)
     }
 
-    private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, layers: [TaxLayer],
-                       calendar: DeliveryCalendar?, request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
+    private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
+                       layers: [TaxLayer], calendar: DeliveryCalendar?, shipDate: inout CalendarDate?,
+                       request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
-        if let zones = rule.zones {
-            var reasons: [String] = []
-            guard zones.contains(where: { zone in
-                if let why = zone.mismatch(address) {
-                    if trace.enabled { reasons.append("\(zone.name): \(why)") }
-                    return false
-                }
-                return true
-            }) else {
-                trace.add("method \(rule.id) not offered: no zone holds the address (\(reasons.joined(separator: "; ")))")
-                return nil
-            }
-        }
         for condition in rule.conditions {
             if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
                 trace.add("method \(rule.id) not offered: \(why)")
@@ -108,7 +134,7 @@ extension RuleSet {
             }
         }
         var priceTrace = Trace(enabled: trace.enabled)
-        guard let price = rule.price.price(for: cart, address: address, currency: currency, trace: &priceTrace) else {
+        guard let price = rule.price.price(for: cart, holds: holds, currency: currency, trace: &priceTrace) else {
             trace.add("method \(rule.id) not offered: " + priceTrace.lines.joined(separator: "; "))
             return nil
         }
@@ -116,10 +142,16 @@ extension RuleSet {
 
         var estimate: DeliveryEstimate?
         if let transit = rule.transitDays, let calendar {
-            estimate = calendar.estimate(transit: transit, now: request.now)
-            if let estimate { trace.add("method \(rule.id) delivers \(estimate.from)…\(estimate.to) (ships \(calendar.shipDate(now: request.now)))") }
+            // The ship date is the same for every method: counted once per quote.
+            let ship = shipDate ?? calendar.shipDate(now: request.now)
+            shipDate = ship
+            let window = calendar.estimate(transit: transit, shipDate: ship)
+            estimate = window
+            trace.add("method \(rule.id) delivers \(window.from)…\(window.to) (ships \(ship))")
         }
-        var items: [SummaryItem] = [SummaryItem(id: "subtotal", label: labels.subtotal, amount: cart.merchandise)]
+        var items: [SummaryItem] = []
+        items.reserveCapacity(cart.discounts.count + layers.count + 4)
+        items.append(SummaryItem(id: "subtotal", label: labels.subtotal, amount: cart.merchandise))
         for discount in cart.discounts {
             let id = cart.discounts.count == 1 ? "discount" : "discount-\(discount.id)"
             let label = discount.label.allSatisfy(\.isWhitespace) ? "Discount" : discount.label
@@ -127,11 +159,13 @@ extension RuleSet {
         }
         items.append(SummaryItem(id: "shipping", label: labels.shipping, amount: price))
         var taxTrace = Trace(enabled: trace.enabled)
-        let taxLines = TaxCalculation(policy: tax, rounding: rounding, label: labels.tax)
+        let taxLines = TaxCalculation(policy: tax, rounding: rounding, labels: labels)
             .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
         trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
-        items.append(contentsOf: taxLines.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
+        items.append(contentsOf: taxLines.added.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
         let total = items.map(\.amount).sum(in: currency)
+        // Contained tax is shown after the added lines with a zero amount: the total stays their sum.
+        items.append(contentsOf: taxLines.included.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
         items.append(SummaryItem(id: "total", label: payee, amount: total))
 
         return ShippingMethod(id: rule.id, label: rule.label, detail: rule.detail?.render(estimate),

@@ -9,7 +9,9 @@ struct Trace {
         if enabled { lines.append(line()) }
     }
 
-    mutating func add(contentsOf other: Trace, prefix: String = "") {
-        if enabled { lines.append(contentsOf: other.lines.map { prefix + $0 }) }
+    mutating func add(contentsOf other: Trace, prefix: @autoclosure () -> String = "") {
+        guard enabled else { return }
+        let head = prefix()
+        lines.append(contentsOf: other.lines.map { head + $0 })
     }
 }

@@ -47,32 +47,33 @@ public enum UpdateCheck {
         if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
         var ids: Set<String> = []
         for (i, method) in update.shippingMethods.enumerated() {
-            let field = "shipping_methods[\(i)]"
-            if method.id.isEmpty { found.append(.emptyID(field: "\(field).id")) }
-            else if !ids.insert(method.id).inserted { found.append(.duplicateMethodID(method.id)) }
-            if isBlank(method.label) { found.append(.emptyLabel(field: "\(field).label")) }
+            // Field names are built only for a violation: this runs on every quote.
+            func field() -> String { "shipping_methods[\(i)]" }
+            if method.id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
+            else if update.shippingMethods.count > 1, !ids.insert(method.id).inserted { found.append(.duplicateMethodID(method.id)) }
+            if isBlank(method.label) { found.append(.emptyLabel(field: "\(field()).label")) }
             if method.amount.currency != currency {
-                found.append(.currencyMismatch(field: "\(field).amount", expected: currency.code, found: method.amount.currency.code))
+                found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: method.amount.currency.code))
             }
             if let estimate = method.deliveryEstimate, estimate.from > estimate.to {
-                found.append(.deliveryRangeReversed(method: field, from: estimate.from, to: estimate.to))
+                found.append(.deliveryRangeReversed(method: field(), from: estimate.from, to: estimate.to))
             }
-            check(method.summaryItems, list: "\(field).summary_items", currency: currency, into: &found)
+            check(method.summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
         }
         return found
     }
 
-    private static func check(_ items: [SummaryItem], list: String, currency: Currency, into found: inout [UpdateViolation]) {
-        guard let total = items.last else { found.append(.missingTotal(list: list)); return }
-        if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list, count: items.count)) }
+    private static func check(_ items: [SummaryItem], list: @autoclosure () -> String, currency: Currency, into found: inout [UpdateViolation]) {
+        guard let total = items.last else { found.append(.missingTotal(list: list())); return }
+        if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list(), count: items.count)) }
         var sum: Int128 = 0
         var oneCurrency = true
         for (i, item) in items.enumerated() {
-            if isBlank(item.label) { found.append(.emptyLabel(field: "\(list)[\(i)].label")) }
-            if item.id.isEmpty { found.append(.emptyID(field: "\(list)[\(i)].id")) }
+            if isBlank(item.label) { found.append(.emptyLabel(field: "\(list())[\(i)].label")) }
+            if item.id.isEmpty { found.append(.emptyID(field: "\(list())[\(i)].id")) }
             if item.amount.currency != currency {
                 oneCurrency = false
-                found.append(.currencyMismatch(field: "\(list)[\(i)].amount", expected: currency.code, found: item.amount.currency.code))
+                found.append(.currencyMismatch(field: "\(list())[\(i)].amount", expected: currency.code, found: item.amount.currency.code))
             }
             if i < items.count - 1 { sum += Int128(item.amount.minorUnits) }
         }
@@ -80,10 +81,14 @@ public enum UpdateCheck {
         if items.count > 1, sum != Int128(total.amount.minorUnits) {
             let sumText = sum.magnitude <= UInt128(Money.maxMinorUnits)
                 ? Money(minorUnits: Int64(sum), currency: currency).decimalString : "out of range"
-            found.append(.totalNotSumOfLines(list: list, total: total.amount.decimalString, sumOfLines: sumText))
+            found.append(.totalNotSumOfLines(list: list(), total: total.amount.decimalString, sumOfLines: sumText))
         }
-        if total.amount.isNegative { found.append(.negativeTotal(list: list, total: total.amount.decimalString)) }
+        if total.amount.isNegative { found.append(.negativeTotal(list: list(), total: total.amount.decimalString)) }
     }
 
-    private static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
+    private static func isBlank(_ text: String) -> Bool {
+        // Any visible ASCII byte settles it without Unicode properties (run on every quote).
+        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7f }) { return false }
+        return text.allSatisfy(\.isWhitespace)
+    }
 }

@@ -32,7 +32,7 @@ public struct RuleLibrary: Sendable {
         self.version = ruleSets.count == 1 ? ruleSets[0].version : "sha256:" + SHA256.hex(of: Array(manifest.utf8))
     }
 
-    /// Loads a rules file, or every `.yaml`/`.yml` file of a directory.
+    /// Loads a rules file, or every `.yaml`/`.yml` file of a directory but case files.
     public static func load(path: String) throws(RulesError) -> RuleLibrary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -43,7 +43,8 @@ public struct RuleLibrary: Sendable {
         do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
             throw RulesError(kind: .unreadable, file: path, mark: nil, field: "", message: "cannot list the directory")
         }
-        let files = names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) }.sorted()
+        // Golden case files (`cases.yaml`, `acme.cases.yaml`) may sit next to the rules; they are not rules.
+        let files = names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !RulesCheck.isCaseFile($0) }.sorted()
         guard !files.isEmpty else {
             throw RulesError(kind: .unreadable, file: path, mark: nil, field: "", message: "the directory holds no .yaml rules files")
         }

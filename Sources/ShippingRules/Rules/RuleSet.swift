@@ -27,6 +27,9 @@ public struct RuleSet: Sendable {
         var subtotal = "Subtotal"
         var shipping = "Shipping"
         var tax = "Tax"
+        /// The zero-amount line that shows tax already contained in the prices: `{label}` is the
+        /// tax label (or the layer's, per layer), `{amount}` the contained tax, `{currency}` its code.
+        var taxIncluded = "Includes {label} {currency} {amount}"
     }
 
     let rounding: RoundingPolicy
@@ -38,6 +41,19 @@ public struct RuleSet: Sendable {
     let labels: Labels
     /// Answer when the address passes serviceability but no method serves it.
     let noMethodsError: ShippingError
+    /// Every zone the methods, surcharges and tax layers use, filed for lookup by address.
+    let zoneIndex: ZoneIndex
+    /// What `rules check` would warn about, found at load.
+    public let warnings: [RulesWarning]
+    /// Zone number → the methods (by position) that serve it: a quote visits the zones that
+    /// hold its address, not every zone of every method.
+    let methodsByZone: [[Int]]
+    /// The methods without zones (they serve every serviceable address), by position.
+    let methodsEverywhere: [Int]
+    /// Each tax layer's zone number, by position.
+    let layerZones: [Int]
+    /// False when no zone or condition names a city: quoting then skips folding the address's city.
+    let usesCities: Bool
 
     /// Loads and checks a rules file. Errors name the file, line, column and field.
     public static func load(contentsOfFile path: String) throws(RulesError) -> RuleSet {
@@ -78,9 +94,52 @@ public struct RuleSet: Sendable {
         self.warehouse = warehouse
         self.zones = zones
         self.serviceability = serviceability
-        self.tax = tax
-        self.methods = methods
         self.labels = labels
         self.noMethodsError = noMethodsError
+        // Compile: number every zone the quote path consults, so one index lookup answers them all.
+        var index = ZoneIndex()
+        var methods = methods
+        for i in methods.indices {
+            methods[i].zones = methods[i].zones?.map { index.file($0) }
+            for j in methods[i].price.surcharges.indices {
+                methods[i].price.surcharges[j].zone = index.file(methods[i].price.surcharges[j].zone)
+            }
+        }
+        var tax = tax
+        for i in tax.layers.indices { tax.layers[i].zone = index.file(tax.layers[i].zone) }
+        self.methods = methods
+        self.tax = tax
+        self.zoneIndex = index
+        var byZone = Array(repeating: [Int](), count: index.zones.count)
+        for (i, method) in methods.enumerated() {
+            for zone in method.zones ?? [] where byZone[zone.number].last != i { byZone[zone.number].append(i) }
+        }
+        self.methodsByZone = byZone
+        self.methodsEverywhere = methods.indices.filter { methods[$0].zones == nil }
+        self.layerZones = tax.layers.map(\.zone.number)
+        self.usesCities = index.zones.contains { $0.cities != nil || !$0.excludeCities.isEmpty }
+            || serviceability.contains { rule in rule.conditions.contains { condition in
+                switch condition {
+                case .cityIn, .cityNotIn: return true
+                case .inZone(let z), .notInZone(let z): return z.cities != nil || !z.excludeCities.isEmpty
+                default: return false
+                }
+            } }
+        self.warnings = []
+    }
+
+    /// The same rule set with the warnings `rules check` reports.
+    func with(warnings: [RulesWarning]) -> RuleSet {
+        RuleSet(self, warnings: warnings)
+    }
+
+    private init(_ other: RuleSet, warnings: [RulesWarning]) {
+        version = other.version; merchant = other.merchant; payee = other.payee; fileName = other.fileName
+        onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
+        warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
+        methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError
+        zoneIndex = other.zoneIndex; usesCities = other.usesCities
+        methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
+        self.warnings = warnings
     }
 }

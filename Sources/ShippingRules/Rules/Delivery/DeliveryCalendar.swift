@@ -14,27 +14,35 @@ struct DeliveryCalendar: Sendable {
         return (CalendarDate(daysSinceEpoch: days), secondOfDay / 60)
     }
 
-    func isBusinessDay(_ date: CalendarDate) -> Bool {
-        warehouse.businessDays.contains(date.weekday) && !warehouse.holidays.contains(date)
+    func isBusinessDay(_ date: CalendarDate) -> Bool { isBusinessDay(number: date.daysSinceEpoch) }
+
+    /// Day numbers (days since 1970-01-01, a Thursday) keep the stepping free of calendar math.
+    private func isBusinessDay(number day: Int) -> Bool {
+        let weekday = ((day % 7) + 7 + 4) % 7
+        return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.holidayNumbers.contains(day)
+    }
+
+    private func businessDay(onOrAfter day: Int) -> Int {
+        var d = day
+        var steps = 0
+        // Bounded: a year of holidays is a configuration error, not a reason to loop forever.
+        while !isBusinessDay(number: d) && steps < 366 {
+            d += 1
+            steps += 1
+        }
+        return d
     }
 
     /// The first business day on or after `date`.
     func businessDay(onOrAfter date: CalendarDate) -> CalendarDate {
-        var day = date
-        var steps = 0
-        // Bounded: a year of holidays is a configuration error, not a reason to loop forever.
-        while !isBusinessDay(day) && steps < 366 {
-            day = day.adding(days: 1)
-            steps += 1
-        }
-        return day
+        CalendarDate(daysSinceEpoch: businessDay(onOrAfter: date.daysSinceEpoch))
     }
 
     /// `count` business days after `date` (a business day itself).
     func adding(businessDays count: Int, to date: CalendarDate) -> CalendarDate {
-        var day = date
-        for _ in 0..<count { day = businessDay(onOrAfter: day.adding(days: 1)) }
-        return day
+        var day = date.daysSinceEpoch
+        for _ in 0..<count { day = businessDay(onOrAfter: day + 1) }
+        return CalendarDate(daysSinceEpoch: day)
     }
 
     /// The business day the order leaves the warehouse: today when before the cutoff on a business
@@ -49,8 +57,11 @@ struct DeliveryCalendar: Sendable {
     }
 
     func estimate(transit: ClosedRange<Int>, now: Date) -> DeliveryEstimate {
-        let ship = shipDate(now: now)
-        return DeliveryEstimate(from: adding(businessDays: transit.lowerBound, to: ship),
-                                to: adding(businessDays: transit.upperBound, to: ship))
+        estimate(transit: transit, shipDate: shipDate(now: now))
+    }
+
+    func estimate(transit: ClosedRange<Int>, shipDate ship: CalendarDate) -> DeliveryEstimate {
+        DeliveryEstimate(from: adding(businessDays: transit.lowerBound, to: ship),
+                         to: adding(businessDays: transit.upperBound, to: ship))
     }
 }

@@ -45,7 +45,7 @@ struct MethodLoader {
         let conditions = try m["when"].map { (n) throws(RulesError) in try self.conditions(n) } ?? []
         let price = try self.price(try m.required("price", "a price like {base: 5.00}"))
         return ShippingMethodRule(id: id, label: label, detail: detail.map { DetailTemplate($0, transit: transit) }, zones: served, conditions: conditions,
-                                  price: price, transitDays: transit)
+                                  price: price, transitDays: transit, mark: node.mark, field: node.path)
     }
 
     private func transitDays(_ node: RulesNode) throws(RulesError) -> ClosedRange<Int> {

@@ -52,9 +52,10 @@ struct RuleSetLoader {
             try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE")
         } ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address.")
 
-        return RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened,
-                       currencies: currencies, rounding: rounding, warehouse: warehouse, zones: zones,
-                       serviceability: serviceability, tax: tax, methods: methods, labels: labels, noMethodsError: noMethods)
+        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened,
+                          currencies: currencies, rounding: rounding, warehouse: warehouse, zones: zones,
+                          serviceability: serviceability, tax: tax, methods: methods, labels: labels, noMethodsError: noMethods)
+        return set.with(warnings: RulesLint(rules: set).warnings())
     }
 
     private func loadCurrencies(_ node: RulesNode) throws(RulesError) -> [Currency] {
@@ -109,7 +110,7 @@ struct RuleSetLoader {
         let when = try m.required("when", "the conditions, like {country_not_in: [US]}")
         let conditions = try AddressConditionReader(zones: zones).conditions(when)
         let error = try loadShippingError(try m.required("error", "{code: COUNTRY_NOT_SUPPORTED, message: …}"), defaultCode: nil)
-        return ServiceabilityRule(conditions: conditions, error: error, index: index)
+        return ServiceabilityRule(conditions: conditions, error: error, index: index, mark: node.mark)
     }
 
     private func loadShippingError(_ node: RulesNode, defaultCode: String?) throws(RulesError) -> ShippingError {
@@ -133,19 +134,18 @@ struct RuleSetLoader {
         let m = try node.mapping("a mapping like {layers: […], summary: combined}", keys: ["layers", "summary", "included_in_prices"])
         var policy = TaxPolicy()
         if let summary = m["summary"] { policy.summary = try summary.choice(TaxPolicy.Summary.self) }
-        if let inclusive = m["included_in_prices"], try inclusive.bool() {
-            throw inclusive.error(.invalidValue, "tax-inclusive prices are not supported yet; expected false")
-        }
+        if let inclusive = m["included_in_prices"] { policy.includedInPrices = try inclusive.bool() }
         var ids: Set<String> = []
         for entry in try m["layers"]?.list() ?? [] {
-            let layer = try loadLayer(entry, zones: zones, amounts: amounts)
+            let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
             guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
             policy.layers.append(layer)
         }
         return policy
     }
 
-    private func loadLayer(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader) throws(RulesError) -> TaxLayer {
+    private func loadLayer(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader,
+                           includedByDefault: Bool) throws(RulesError) -> TaxLayer {
         let m = try node.mapping("a tax layer like {id: ca, zone: {country: US, state: CA}, rate: 7.25%}",
                                  keys: ["id", "label", "zone", "rate", "shipping", "categories", "included_in_prices"])
         let id = try m.required("id", "a layer id like ca").nonEmptyString("a layer id like ca")
@@ -153,9 +153,7 @@ struct RuleSetLoader {
         let zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: CA}"))
         let rate = try m.required("rate", "a rate like 7.25%").rate()
         let shipping = try m["shipping"]?.choice(TaxLayer.ShippingTreatment.self) ?? .exempt
-        if let inclusive = m["included_in_prices"], try inclusive.bool() {
-            throw inclusive.error(.invalidValue, "tax-inclusive prices are not supported yet; expected false")
-        }
+        let included = try m["included_in_prices"]?.bool() ?? includedByDefault
         var categories: [String: TaxLayer.CategoryRate] = [:]
         if let cats = m["categories"] {
             let map = try cats.mapping("a mapping of category to rate, like {books: 0%}", keys: Set(Self.keys(of: cats)))
@@ -170,15 +168,23 @@ struct RuleSetLoader {
                 }
             }
         }
-        return TaxLayer(id: id, label: label, zone: zone, rate: rate, shipping: shipping, categories: categories)
+        return TaxLayer(id: id, label: label, zone: zone, rate: rate, shipping: shipping, categories: categories,
+                        includedInPrices: included, mark: node.mark, field: node.path)
     }
 
     private func loadLabels(_ node: RulesNode) throws(RulesError) -> RuleSet.Labels {
-        let m = try node.mapping("a mapping like {subtotal: Subtotal, shipping: Shipping, tax: Tax}", keys: ["subtotal", "shipping", "tax"])
+        let m = try node.mapping("a mapping like {subtotal: Subtotal, shipping: Shipping, tax: Tax}",
+                                 keys: ["subtotal", "shipping", "tax", "tax_included"])
         var labels = RuleSet.Labels()
         if let n = m["subtotal"] { labels.subtotal = try n.nonEmptyString("a label") }
         if let n = m["shipping"] { labels.shipping = try n.nonEmptyString("a label") }
         if let n = m["tax"] { labels.tax = try n.nonEmptyString("a label") }
+        if let n = m["tax_included"] {
+            let what = "a label like \"Includes {label} {currency} {amount}\" ({amount} is required)"
+            let text = try n.nonEmptyString(what)
+            guard text.contains("{amount}") else { throw n.expected(what) }
+            labels.taxIncluded = text
+        }
         return labels
     }
 

@@ -9,6 +9,12 @@ struct RulesNode {
 
     var mark: SourceMark { node.mark }
 
+    /// Keys a merchant might reach for to match on street lines, which no quote ever sees.
+    static let streetKeys: Set<String> = [
+        "street", "streets", "street_lines", "street_line", "address_line", "address_lines", "line1", "line2",
+        "address1", "address2", "exclude_streets",
+    ]
+
     func error(_ kind: RulesError.Kind = .invalidValue, _ message: String) -> RulesError {
         RulesError(kind: kind, file: file, mark: mark, field: path, message: message)
     }
@@ -33,7 +39,10 @@ struct RulesNode {
         guard case .mapping(let pairs, _) = node else { throw expected(what) }
         for pair in pairs where !keys.contains(pair.key.text) {
             var message = "unknown key '\(pair.key.text)'"
-            if let near = Spelling.nearest(to: pair.key.text, among: keys) { message += "; did you mean '\(near)'?" }
+            if Self.streetKeys.contains(pair.key.text.lowercased()) {
+                message += "; street lines never reach ShipQuote (the wallet withholds them until the customer pays), "
+                    + "so a rule cannot use them: match on postal_codes, cities or states instead"
+            } else if let near = Spelling.nearest(to: pair.key.text, among: keys) { message += "; did you mean '\(near)'?" }
             else { message += "; expected one of \(keys.sorted().joined(separator: ", "))" }
             throw RulesError(kind: .unknownKey, file: file, mark: pair.key.mark,
                              field: path.isEmpty ? pair.key.text : "\(path).\(pair.key.text)", message: message)

@@ -29,6 +29,8 @@ struct ZoneReader {
         let m = try node.mapping(named ? "a zone like {id: bay-area, country: US, postal_codes: [\"941*\"]}"
                                        : "a zone id or a zone like {country: US, state: CA}", keys: keys)
         var zone = Zone()
+        zone.mark = node.mark
+        zone.field = node.path
         if named {
             zone.id = try m.required("id", "a zone id like bay-area").nonEmptyString("a zone id like bay-area")
         } else if let id = m["id"] {

@@ -12,7 +12,16 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     case regex(NSRegularExpression, source: String)
 
     static func normalized(_ code: String) -> String {
-        String(code.uppercased().filter { !$0.isWhitespace && $0 != "-" })
+        // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
+        if code.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(code.utf8.count)
+            for b in code.utf8 where b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) {
+                bytes.append(b >= 0x61 && b <= 0x7a ? b - 0x20 : b)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(code.uppercased().filter { !$0.isWhitespace && $0 != "-" })
     }
 
     enum ParseError: Error { case invalid(String) }

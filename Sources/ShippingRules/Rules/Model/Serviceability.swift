@@ -4,6 +4,8 @@ struct ServiceabilityRule: Sendable {
     var conditions: [AddressCondition]
     var error: ShippingError
     var index: Int
+    /// Where the rule is written, for `rules check` warnings.
+    var mark = SourceMark(line: 1, column: 1)
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {

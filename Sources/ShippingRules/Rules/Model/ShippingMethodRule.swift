@@ -8,6 +8,9 @@ struct ShippingMethodRule: Sendable {
     var conditions: [MethodCondition]
     var price: PriceRule
     var transitDays: ClosedRange<Int>?
+    /// Where the method is written, for `rules check` warnings.
+    var mark = SourceMark(line: 1, column: 1)
+    var field = ""
 }
 
 /// What a method costs.

@@ -17,6 +17,11 @@ struct TaxLayer: Sendable {
     var rate: ExactDecimal
     var shipping: ShippingTreatment
     var categories: [String: CategoryRate]
+    /// VAT/GST: the prices already contain this tax; the quote shows it but does not add it.
+    var includedInPrices = false
+    /// Where the layer is written, for `rules check` warnings.
+    var mark = SourceMark(line: 1, column: 1)
+    var field = ""
 
     /// The rate for one cart line.
     func rate(category: String?, unitAmount: Money) -> ExactDecimal {
@@ -35,6 +40,8 @@ struct TaxPolicy: Sendable {
 
     var layers: [TaxLayer] = []
     var summary: Summary = .combined
+    /// The default of every layer's `included_in_prices`.
+    var includedInPrices = false
 }
 
 /// Round each taxed line, or the exact sum once.

@@ -5,6 +5,11 @@ import Foundation
 /// address we cannot tell, and guessing could offer a method or a tax that does not apply.
 struct Zone: Sendable {
     var id: String?
+    /// Its place in the rule set's `ZoneIndex`, given when the rule set is compiled (-1 before).
+    var number = -1
+    /// Where the zone is written, for `rules check` warnings.
+    var mark = SourceMark(line: 1, column: 1)
+    var field = ""
     /// Upper-cased ISO codes; nil means any country.
     var countries: Set<String>?
     var states: Set<String>?
@@ -39,7 +44,28 @@ struct Zone: Sendable {
         return nil
     }
 
-    func contains(_ address: ResolvedAddress) -> Bool { mismatch(address) == nil }
+    /// The same answer as `mismatch(_:) == nil` without building a reason: the quoting hot path.
+    func contains(_ address: ResolvedAddress) -> Bool {
+        if let countries {
+            guard let c = address.country, countries.contains(c) else { return false }
+        }
+        if states != nil || !excludeStates.isEmpty {
+            guard let s = address.state else { return false }
+            if let states, !states.contains(s) { return false }
+            if excludeStates.contains(s) { return false }
+        }
+        if cities != nil || !excludeCities.isEmpty {
+            guard let city = address.city else { return false }
+            if let cities, !cities.contains(city) { return false }
+            if excludeCities.contains(city) { return false }
+        }
+        if postalCodes != nil || !excludePostalCodes.isEmpty {
+            guard let code = address.postalCode, let raw = address.rawPostalCode else { return false }
+            if let postalCodes, !postalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return false }
+            if excludePostalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return false }
+        }
+        return true
+    }
 
     var name: String { id ?? "inline zone" }
 }
@@ -52,14 +78,15 @@ struct ResolvedAddress: Sendable {
     let postalCode: String?
     let rawPostalCode: String?
 
-    init(_ address: PartialAddress) {
+    /// `foldCity` false skips folding the city for rule sets that never look at it.
+    init(_ address: PartialAddress, foldCity: Bool = true) {
         func present(_ s: String?) -> String? {
             guard let s, s.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
             return s
         }
         country = present(address.countryCode).map(PlaceName.code)
         state = present(address.state).map(PlaceName.code)
-        city = present(address.city).map(PlaceName.fold)
+        city = foldCity ? present(address.city).map(PlaceName.fold) : present(address.city)
         rawPostalCode = present(address.postalCode)
         postalCode = rawPostalCode.map(PostalPattern.normalized)
     }

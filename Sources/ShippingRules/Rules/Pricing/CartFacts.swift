@@ -24,9 +24,10 @@ struct CartFacts: Sendable {
 
     init(_ cart: Cart, currency: Currency) throws(Problem) {
         let limit = Money.maxMinorUnits
-        func check(_ m: Money, _ what: String) throws(Problem) {
-            guard m.currency == currency else { throw .currencyMismatch("\(what) is in \(m.currency.code), the session in \(currency.code)") }
-            guard m.minorUnits.magnitude <= limit.magnitude else { throw .outOfRange("\(what) is too large") }
+        // `what` is built only on failure: this runs for every line of every quote.
+        func check(_ m: Money, _ what: @autoclosure () -> String) throws(Problem) {
+            guard m.currency == currency else { throw .currencyMismatch("\(what()) is in \(m.currency.code), the session in \(currency.code)") }
+            guard m.minorUnits.magnitude <= limit.magnitude else { throw .outOfRange("\(what()) is too large") }
         }
         var total: Int64 = 0
         var weight = 0
@@ -57,7 +58,7 @@ struct CartFacts: Sendable {
             guard discountSum.magnitude <= limit.magnitude else { throw .outOfRange("the discounts are too large") }
         }
         merchandise = Money(minorUnits: total, currency: currency)
-        discounts = cart.discounts.filter { !$0.amount.isZero }
+        discounts = cart.discounts.contains(where: \.amount.isZero) ? cart.discounts.filter { !$0.amount.isZero } : cart.discounts
         discountTotal = Money(minorUnits: discountSum, currency: currency)
         valueAfterDiscounts = Money(minorUnits: max(0, total + discountSum), currency: currency)
         weightGrams = weight
@@ -80,9 +81,11 @@ struct CartFacts: Sendable {
             remainders.append((i, exact % Int128(total)))
         }
         var left = reduction - shares.reduce(0, +)
-        for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }) where left > 0 {
-            shares[entry.index] += 1
-            left -= 1
+        if left > 0 {
+            for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }) where left > 0 {
+                shares[entry.index] += 1
+                left -= 1
+            }
         }
         return lines.enumerated().map { i, line in
             var copy = line

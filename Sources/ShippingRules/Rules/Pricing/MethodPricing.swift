@@ -1,7 +1,7 @@
 /// Prices a method for one cart and address.
 extension PriceRule {
     /// The price, or nil when the cart is beyond the last tier and no `above` price is set.
-    func price(for cart: CartFacts, address: ResolvedAddress, currency: Currency, trace: inout Trace) -> Money? {
+    func price(for cart: CartFacts, holds: (Zone) -> Bool, currency: Currency, trace: inout Trace) -> Money? {
         var core = Money.zero(currency)
         if let base { core = core + base.money(in: currency) }
         if let measure {
@@ -27,7 +27,7 @@ extension PriceRule {
             trace.add("free: cart value \(cart.valueAfterDiscounts.decimalString) ≥ free_over \(freeOver.money(in: currency).decimalString)")
             core = .zero(currency)
         }
-        for surcharge in surcharges where surcharge.zone.contains(address) {
+        for surcharge in surcharges where holds(surcharge.zone) {
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
         }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One setting of `shipquote run`: the same name as a flag (`--name`), an environment variable
+/// (`SHIPQUOTE_NAME`, dashes as underscores) and a config-file key (`name=`).
+public struct Setting: Sendable, Hashable {
+    public let name: String
+    public let placeholder: String
+    public let help: String
+    /// Shown by `--help` and used when no source sets it; nil: unset.
+    public let defaultValue: String?
+
+    public var flag: String { "--\(name)" }
+    public var environmentName: String { "SHIPQUOTE_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    init(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) {
+        self.name = name
+        self.placeholder = placeholder
+        self.help = help
+        self.defaultValue = defaultValue
+    }
+
+    public static let config = Setting("config", "FILE", "config file of key=value lines (settings, and kafka.<property>)")
+    public static let rules = Setting("rules", "PATH", "a rules file, or a directory with one file per merchant")
+    public static let bootstrapServers = Setting("bootstrap-servers", "LIST", "Kafka brokers (librdkafka bootstrap.servers)")
+    public static let group = Setting("group", "ID", "consumer group (librdkafka group.id)", default: "shipquote")
+    public static let kafkaProperties = Setting("kafka-properties", "FILE", "librdkafka properties file (key=value lines)")
+    public static let inputTopic = Setting("input-topic", "NAME", "address-change events", default: "shipping.address-changed")
+    public static let replyTopic = Setting("reply-topic", "NAME", "quote replies", default: "shipping.quote-replies")
+    public static let dlqTopic = Setting("dlq-topic", "NAME", "dead letters", default: "shipping.quote-dlq")
+    public static let stateTopic = Setting("state-topic", "NAME", "compacted sequence state", default: "shipping.quote-state")
+    public static let defaultTTL = Setting("default-ttl", "SECONDS", "expiry of events without reply_by, from occurred_at (0: never)", default: "30")
+    public static let shutdownGrace = Setting("shutdown-grace", "SECONDS", "time to deliver in-flight replies on SIGTERM", default: "10")
+    public static let maxBatch = Setting("max-batch", "N", "most records handled in one turn of the loop", default: "500")
+    public static let logLevel = Setting("log-level", "LEVEL", "debug, info, warning or error", default: "info")
+    public static let metricsListen = Setting("metrics-listen", "HOST:PORT", "serve /metrics, /healthz, /readyz here (off when unset)")
+    public static let healthStaleAfter = Setting("health-stale-after", "SECONDS", "/healthz fails when the loop has not turned for this long", default: "30")
+    public static let statisticsInterval = Setting("statistics-interval", "MS", "librdkafka statistics for lag and round-trip metrics (0: off)", default: "15000")
+
+    /// Every setting, in the order `--help` and `--print-config` show them.
+    public static let all: [Setting] = [
+        .config, .rules, .bootstrapServers, .group, .kafkaProperties, .inputTopic, .replyTopic, .dlqTopic, .stateTopic,
+        .defaultTTL, .shutdownGrace, .maxBatch, .logLevel, .metricsListen, .healthStaleAfter, .statisticsInterval,
+    ]
+
+    public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }
+
+    /// Environment variables that set librdkafka properties: `SHIPQUOTE_KAFKA_SASL_PASSWORD` → `sasl.password`
+    /// (librdkafka property names use dots, never underscores).
+    public static let kafkaEnvironmentPrefix = "SHIPQUOTE_KAFKA_"
+    /// Config-file keys that set librdkafka properties: `kafka.sasl.password=...`.
+    public static let kafkaFilePrefix = "kafka."
+}

@@ -1,0 +1,110 @@
+/// Every zone a rule set uses, numbered once and filed by country, then state, then the first
+/// characters of its postal patterns. A quote looks up only the zones that could hold its address
+/// and checks those in full, so its cost does not grow with zones of other countries, states or
+/// postal areas. Matching is `Zone.contains`, unchanged: the index only skips zones that cannot match.
+struct ZoneIndex: Sendable {
+    /// Postal stems are filed by at most this many leading characters.
+    static let stemKeyLength = 3
+
+    private(set) var zones: [Zone] = []
+    private var numberByID: [String: Int] = [:]
+    private var anyCountry = StateLevel()
+    private var byCountry: [String: StateLevel] = [:]
+
+    /// Zones of one country (or of any country), by state.
+    private struct StateLevel: Sendable {
+        var anyState = PostalLevel()
+        var byState: [String: PostalLevel] = [:]
+
+    mutating func file(_ zone: Zone) {
+        if let states = zone.states {
+            for state in states.sorted() { byState[state, default: .init()].file(zone, number: zone.number) }
+        } else {
+            anyState.file(zone, number: zone.number)
+        }
+    }
+
+    func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: [Zone]) {
+        anyState.candidates(address.postalCode, into: &set, zones: zones, address: address)
+        if let state = address.state, let level = byState[state] {
+            level.candidates(address.postalCode, into: &set, zones: zones, address: address)
+        }
+    }
+    }
+
+    /// Zones of one state (or of any state), by postal stem.
+    private struct PostalLevel: Sendable {
+        /// Zones without postal patterns, or with a pattern no stem describes (a regex).
+        var always: [Int] = []
+        /// Zones that hold only codes starting with the key (1 to `stemKeyLength` characters).
+        var byStem: [String: [Int]] = [:]
+        /// The key lengths present, so a lookup tries only those.
+        var stemLengths: [Int] = []
+
+        mutating func file(_ zone: Zone, number: Int) {
+            guard let patterns = zone.postalCodes else { always.append(number); return }
+            var keys: Set<String> = []
+            for pattern in patterns {
+                guard let stem = pattern.leadingStem, !stem.isEmpty else { always.append(number); return }
+                keys.insert(String(stem.prefix(ZoneIndex.stemKeyLength)))
+            }
+            for key in keys.sorted() {
+                byStem[key, default: []].append(number)
+                if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
+            }
+        }
+
+        func candidates(_ code: String?, into set: inout ZoneSet, zones: [Zone], address: ResolvedAddress) {
+            for n in always where zones[n].contains(address) { set.insert(n) }
+            guard let code, !byStem.isEmpty else { return }
+            for length in stemLengths where code.count >= length {
+                guard let list = byStem[String(code.prefix(length))] else { continue }
+                for n in list where zones[n].contains(address) { set.insert(n) }
+            }
+        }
+    }
+
+    /// Numbers `zone` (a named zone once, however often it is referenced) and returns it numbered.
+    mutating func file(_ zone: Zone) -> Zone {
+        if let id = zone.id, let known = numberByID[id] { return zones[known] }
+        var numbered = zone
+        numbered.number = zones.count
+        zones.append(numbered)
+        if let id = zone.id { numberByID[id] = numbered.number }
+        let countries = zone.countries.map { Array($0).sorted() }
+        if let countries {
+            for country in countries { byCountry[country, default: StateLevel()].file(numbered) }
+        } else {
+            anyCountry.file(numbered)
+        }
+        return numbered
+    }
+
+    /// The numbers of the zones that hold `address`.
+    func matching(_ address: ResolvedAddress) -> ZoneSet {
+        var set = ZoneSet(capacity: zones.count)
+        anyCountry.candidates(address, into: &set, zones: zones)
+        if let country = address.country, let level = byCountry[country] {
+            level.candidates(address, into: &set, zones: zones)
+        }
+        return set
+    }
+}
+
+/// A set of zone (or method) numbers as a bit set: membership is one shift and mask; `members`
+/// lists them in insertion order, so a caller can visit only what matched.
+struct ZoneSet: Sendable {
+    private var words: [UInt64]
+    private(set) var members: [Int] = []
+
+    init(capacity: Int) { words = Array(repeating: 0, count: (capacity + 63) / 64) }
+
+    mutating func insert(_ n: Int) {
+        let bit: UInt64 = 1 << UInt64(n & 63)
+        guard words[n >> 6] & bit == 0 else { return }
+        words[n >> 6] |= bit
+        members.append(n)
+    }
+
+    func contains(_ n: Int) -> Bool { n >= 0 && n >> 6 < words.count && words[n >> 6] & (1 << UInt64(n & 63)) != 0 }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import QuoteWorker
+
+/// The flags of `shipquote run`: one per setting (`--rules`, `--metrics-listen` ...), `-X` for
+/// librdkafka, and the switches that are actions rather than settings.
+enum RunFlags {
+    static let switches: Set<String> = ["--create-topics", "--print-config", "--help"]
+    static let actionValues: Set<String> = ["--partitions", "--replication-factor"]
+    static var valued: Set<String> { Set(Setting.all.map(\.flag)).union(actionValues).union(["-X"]) }
+
+    /// The flags' share of the configuration, with the process environment beside it.
+    static func sources(_ a: Arguments, environment: [String: String]) -> ConfigurationSources {
+        var flags: [String: String] = [:]
+        for setting in Setting.all {
+            if let value = a.value(setting.flag) { flags[setting.name] = value }
+        }
+        return ConfigurationSources(flags: flags, kafkaAssignments: a.all("-X"), environment: environment)
+    }
+
+    static var help: String {
+        let width = Setting.all.map { $0.flag.count + $0.placeholder.count + 1 }.max()! + 2
+        func row(_ left: String, _ right: String) -> String {
+            "  " + left + String(repeating: " ", count: max(1, width - left.count)) + right
+        }
+        var lines = ["usage: shipquote run --bootstrap-servers HOST:PORT --rules FILE|DIR [flags]", ""]
+        for s in Setting.all {
+            lines.append(row("\(s.flag) \(s.placeholder)", s.help + (s.defaultValue.map { " (default \($0))" } ?? "")))
+        }
+        lines += [
+            row("-X key=value", "a librdkafka property (repeatable): security.protocol, sasl.*, ssl.*, tuning"),
+            row("--create-topics", "create missing topics first (--partitions N, default 8; --replication-factor N, default 3)"),
+            row("--print-config", "print the effective configuration and where each value came from, secrets redacted, and exit"),
+            "",
+            "Every setting is also an environment variable (SHIPQUOTE_ and the name in capitals, dashes as",
+            "underscores: SHIPQUOTE_METRICS_LISTEN) and a key of the --config file (metrics-listen=...).",
+            "librdkafka properties: -X key=value, SHIPQUOTE_KAFKA_<KEY> (SHIPQUOTE_KAFKA_SASL_PASSWORD is",
+            "sasl.password), kafka.<key>= in the config file, or the --kafka-properties file.",
+            "Precedence: flags > environment > config file > defaults.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+@testable import ShippingRules
+
+/// The compiled zone index only skips zones that cannot match: a quote (indexed) and an explain
+/// (every zone asked in turn) must give the same answer for every address.
+@Suite("Compiled zone index")
+struct ZoneIndexTests {
+    private static let stress = try! RuleSet.load(yaml: StressRules.yaml(), fileName: "stress.yaml")
+
+    private static var addresses: [PartialAddress] {
+        var list = StressRules.addresses(count: 200)
+        for k in 0..<100 {
+            let base = list[k]
+            list.append(PartialAddress(state: base.state, postalCode: base.postalCode, countryCode: base.countryCode))   // no city
+            list.append(PartialAddress(city: base.city, postalCode: base.postalCode, countryCode: base.countryCode))     // no state
+            list.append(PartialAddress(city: base.city, state: base.state, countryCode: base.countryCode))               // no postal code
+            list.append(PartialAddress(city: base.city, state: base.state?.lowercased(), postalCode: "  " + (base.postalCode ?? ""),
+                                       countryCode: base.countryCode?.lowercased()))
+            list.append(PartialAddress(state: base.state, postalCode: String((base.postalCode ?? "").prefix(1)), countryCode: base.countryCode))
+        }
+        return list
+    }
+
+    @Test func theIndexAnswersLikeAskingEveryZone() {
+        var offered = 0
+        for address in Self.addresses {
+            let request = Fixture.request(address: address, selected: nil)
+            let indexed = Self.stress.quote(request)
+            #expect(indexed == Self.stress.explain(request).result, "\(address)")
+            offered += indexed.update?.shippingMethods.count ?? 0
+        }
+        #expect(offered > 100)      // the addresses really fall in zones
+    }
+
+    @Test func theExamplesAnswerTheSameIndexedOrNot() throws {
+        let acme = Fixture.acme
+        let addresses = ["US/CA/95014/Cupertino", "US/CA/94612/Oakland", "US/CA/90012/Los Angeles", "US/AK/99501", "US/HI/96813",
+                         "US//95014", "US/CA", "US/ca/950 14/cupertino", "US/NY/10001"].map(AddressShorthand.parse)
+        for address in addresses {
+            for now in ["2026-10-10T12:00:00Z", "2026-10-12T17:00:00Z"] {
+                let request = Fixture.request(address: address, at: now)
+                #expect(acme.quote(request) == acme.explain(request).result, "\(address) \(now)")
+            }
+        }
+    }
+
+    @Test func aLookupVisitsOnlyZonesOfTheAddressesCountryStateAndPrefix() {
+        var index = ZoneIndex()
+        var zones: [Zone] = []
+        for (i, (country, state, prefix)) in [("US", "CA", "94"), ("US", "CA", "95"), ("US", "NY", "10"), ("GB", nil, "SW1A"),
+                                               ("CA", nil, nil)].enumerated() {
+            var zone = Zone()
+            zone.id = "z\(i)"
+            zone.countries = [country]
+            zone.states = state.map { [$0] }
+            zone.postalCodes = prefix.map { [PostalPattern.prefix($0)] }
+            zones.append(index.file(zone))
+        }
+        func matched(_ text: String) -> [Int] {
+            let set = index.matching(ResolvedAddress(AddressShorthand.parse(text)))
+            return zones.map(\.number).filter { set.contains($0) }
+        }
+        #expect(matched("US/CA/94107") == [0])
+        #expect(matched("US/CA/95014") == [1])
+        #expect(matched("US/NY/10001") == [2])
+        #expect(matched("GB//SW1A") == [3])
+        #expect(matched("GB//SW1") == [])
+        #expect(matched("CA/ON/M5V") == [4])
+        #expect(matched("US//94107") == [])
+        #expect(index.file(zones[0]).number == 0)      // a named zone is filed once
+    }
+
+    @Test func zoneContainsAgreesWithMismatch() {
+        for zone in Self.stress.zoneIndex.zones.prefix(100) {
+            for address in Self.addresses.prefix(120) {
+                let resolved = ResolvedAddress(address)
+                #expect(zone.contains(resolved) == (zone.mismatch(resolved) == nil))
+            }
+        }
+    }
+}
