@@ -20,8 +20,8 @@ enum RunCommand {
         }
         if a.has("--print-config") { return Output.line(settings.printed) }
 
-        let rules: RuleLibrary
-        do { rules = try RuleLibrary.load(path: settings.rulesPath) } catch { Output.fail("run: rules: \(error)") }
+        let rules: ReloadableRules
+        do { rules = try ReloadableRules(path: settings.rulesPath) } catch { Output.fail("run: rules: \(error)") }
         if a.has("--create-topics") {
             try createTopics(settings, partitions: try a.int("--partitions") ?? 8, replication: try a.int("--replication-factor") ?? 3)
         }
@@ -45,7 +45,14 @@ enum RunCommand {
             logger.info("stop requested", ["signal": .int(sig)])
             worker.stop()
         }
-        defer { endpoint?.stop() }
+        let watcher = RulesWatcher(rules: rules, metrics: metrics, logger: logger)
+        watcher.start()
+        let hangup = ReloadSignal { watcher.reload(reason: "SIGHUP") }
+        defer {
+            endpoint?.stop()
+            watcher.stop()
+            withExtendedLifetime(hangup) {}
+        }
         try withExtendedLifetime(signals) { try worker.run() }
     }
 

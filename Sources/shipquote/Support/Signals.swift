@@ -16,3 +16,15 @@ final class StopSignals: @unchecked Sendable {
         }
     }
 }
+
+/// SIGHUP asks for the rules to be read again, as with most daemons.
+final class ReloadSignal: @unchecked Sendable {
+    private let source: DispatchSourceSignal
+
+    init(_ onReload: @escaping @Sendable () -> Void) {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler { onReload() }
+        source.resume()
+    }
+}
