@@ -38,6 +38,6 @@ let package = Package(
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
         // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat).
-        .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka"]),
+        .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka", "QuoteContract", "ShippingRules"]),
     ]
 )
