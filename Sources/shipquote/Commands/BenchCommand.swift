@@ -5,7 +5,8 @@ import ShippingRules
 /// A measurement for people, not a timed test: build with `-c release` before reading the figure.
 enum BenchCommand {
     static let help = """
-    usage: shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
+    usage: shipquote bench sessions [--count 1000000]
+           shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
 
       Quotes one rule set on one thread and prints quotes per second. FILE is quoted for the
@@ -15,6 +16,7 @@ enum BenchCommand {
     """
 
     static func run(_ args: [String]) throws {
+        if args.first == "sessions" { return try SessionMemoryBench.run(Array(args.dropFirst())) }
         guard args.first == "rules" else { Output.fail(help) }
         let flags = try Arguments(Array(args.dropFirst()), valued: ["--quotes", "--address", "--zones", "--methods"],
                                   flags: ["--generated", "--help"])
