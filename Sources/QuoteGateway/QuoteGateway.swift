@@ -23,7 +23,7 @@ public final class QuoteGateway: @unchecked Sendable {
         }
     }
 
-    /// How a wait for a reply ended.
+    /// How a wait for a reply ended. (The async `quote` throws `GatewayError.timedOut` instead.)
     public enum Answer: Sendable {
         case reply(QuoteReply)
         /// A newer event of the same session was sent meanwhile; this one's answer no longer matters.
@@ -124,55 +124,79 @@ public final class QuoteGateway: @unchecked Sendable {
         return awaitReply(sessionID: event.sessionID, sequence: event.sequence, timeout: timeout)
     }
 
+    /// The next sequence for `sessionID`: one above the highest this gateway has sent.
+    ///
+    /// Sequences must grow per session across every gateway instance that sends for it. One
+    /// instance serving a session (sticky routing by session) can rely on this counter; several
+    /// instances must persist the last sequence per session where they all see it (the checkout
+    /// session store, say) and take the next one from there.
+    public func nextSequence(for sessionID: String) -> Int64 { book.nextSequence(for: sessionID) }
+
+    /// Sends the event and awaits the reply to exactly its sequence.
+    ///
+    /// Returns `.superseded` as soon as a newer event of the same session is sent (through this
+    /// gateway): only the answer to the latest address matters. Throws `.timedOut` at the event's
+    /// `reply_by`, or after `defaultWait` when it has none.
+    public func quote(_ event: AddressChangeEvent, defaultWait: Duration = .seconds(25)) async throws(GatewayError) -> Answer {
+        do { try await sendAsync(event) } catch { throw .kafka(error) }
+        let deadline: ContinuousClock.Instant
+        if let replyBy = event.replyBy {
+            deadline = .now + .milliseconds(max(0, Int64(replyBy.timeIntervalSinceNow * 1000)))
+        } else {
+            deadline = .now + defaultWait
+        }
+        let book = self.book, session = event.sessionID, sequence = event.sequence
+        let waiterID = Mutex<UInt64?>(nil)
+        let answer: Answer = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
+                let id = book.register(session: session, sequence: sequence) { continuation.resume(returning: $0) }
+                guard let id else { return }
+                waiterID.withLock { $0 = id }
+                Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    book.expire(session: session, waiter: id, with: .timedOut)
+                }
+            }
+        } onCancel: {
+            if let id = waiterID.withLock({ $0 }) { book.expire(session: session, waiter: id, with: .timedOut) }
+        }
+        if Task.isCancelled, case .timedOut = answer { throw .cancelled }
+        if case .timedOut = answer { throw .timedOut(sessionID: session, sequence: sequence) }
+        return answer
+    }
+
+    private func sendAsync(_ event: AddressChangeEvent) async throws(KafkaError) {
+        book.sent(session: event.sessionID, sequence: event.sequence)
+        let message = OutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8), value: event.encode())
+        let report: DeliveryReport
+        do {
+            report = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DeliveryReport, any Error>) in
+                do { try producer.send(message) { continuation.resume(returning: $0) } } catch { continuation.resume(throwing: error) }
+            }
+        } catch let error as KafkaError {
+            throw error
+        } catch {
+            throw KafkaError.invalidConfiguration("\(error)")
+        }
+        if case .failed(let error) = report { throw error }
+    }
+
     /// Replies that arrived for a sequence older than the newest one sent, and were ignored.
     public var ignoredStaleReplies: [QuoteReply] { book.ignored }
 
     private func readReplies() {
+        var lastPrune = ContinuousClock.now
         while !readerStop.load(ordering: .acquiring) {
             for message in reader.poll(maxMessages: 500, timeoutMs: 50) {
                 guard let reply = try? QuoteReply.decode(message.value) else { continue }
                 book.received(reply)
+            }
+            if ContinuousClock.now - lastPrune > .seconds(30) {
+                book.prune(idle: .seconds(3600))
+                lastPrune = .now
             }
         }
         readerDone.signal()
     }
 }
 
-/// The replies received and the newest sequence sent, per session.
-final class ReplyBook: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var latestSent: [String: Int64] = [:]
-    private var replies: [String: QuoteReply] = [:]
-    private(set) var ignoredReplies: [QuoteReply] = []
-
-    var ignored: [QuoteReply] { condition.withLock { ignoredReplies } }
-
-    func sent(session: String, sequence: Int64) {
-        condition.withLock { latestSent[session] = max(latestSent[session] ?? 0, sequence) }
-    }
-
-    func received(_ reply: QuoteReply) {
-        condition.withLock {
-            if let latest = latestSent[reply.sessionID], reply.sequence < latest {
-                ignoredReplies.append(reply)
-            } else if (replies[reply.sessionID]?.sequence ?? 0) <= reply.sequence {
-                replies[reply.sessionID] = reply
-            }
-            condition.broadcast()
-        }
-    }
-
-    func waitForReply(session: String, sequence: Int64, until deadline: ContinuousClock.Instant) -> QuoteGateway.Answer {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let latest = latestSent[session], latest > sequence { return .superseded(byNewerSequence: latest) }
-            if let reply = replies[session], reply.sequence == sequence { return .reply(reply) }
-            let now = ContinuousClock.now
-            if now >= deadline { return .timedOut }
-            // Wake at least every 100 ms to look at the deadline again.
-            _ = now
-            _ = condition.wait(until: Date().addingTimeInterval(0.1))
-        }
-    }
-}

@@ -56,3 +56,65 @@ import Testing
         }
     }
 }
+
+/// The async face: `try await gateway.quote(event)`.
+@Suite struct AsyncQuoteTests {
+    static func setUp() throws -> (EmbeddedKafkaCluster, QuoteGateway, KafkaProducer) {
+        let cluster = try EmbeddedKafkaCluster(topics: [TopicSpec(Topics.defaultAddressChanged, partitions: 2),
+                                                        TopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
+        let kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
+        return (cluster, try QuoteGateway(configuration: .init(kafka: kafka)), try KafkaProducer(configuration: kafka))
+    }
+
+    @Test func aNewerQuoteForTheSameSessionEndsTheOlderWaitSuperseded() async throws {
+        let (cluster, gateway, replier) = try Self.setUp()
+        defer { gateway.close(); replier.close(timeoutMs: 1_000); withExtendedLifetime(cluster) {} }
+        let first = Task { try await gateway.quote(LatestWinsTests.event("a", gateway.nextSequence(for: "a"))) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(gateway.nextSequence(for: "a") == 2)
+        let second = Task { try await gateway.quote(LatestWinsTests.event("a", 2)) }
+        guard case .superseded(let newer) = try await first.value else { Issue.record("the first wait must end superseded"); return }
+        #expect(newer == 2)
+        try replier.send(LatestWinsTests.reply("a", 2)) { _ in }
+        guard case .reply(let reply) = try await second.value else { Issue.record("no reply to sequence 2"); return }
+        #expect(reply.sequence == 2)
+    }
+
+    @Test func noReplyByReplyByThrowsATypedTimeout() async throws {
+        let (cluster, gateway, replier) = try Self.setUp()
+        defer { gateway.close(); replier.close(timeoutMs: 1_000); withExtendedLifetime(cluster) {} }
+        var event = LatestWinsTests.event("slow", 1)
+        event.replyBy = Date().addingTimeInterval(0.3)
+        do {
+            _ = try await gateway.quote(event)
+            Issue.record("expected a time-out")
+        } catch {
+            guard case .timedOut(let session, let sequence) = error else { Issue.record("got \(error)"); return }
+            #expect(session == "slow" && sequence == 1)
+        }
+    }
+
+    @Test func manyConcurrentSessionsEachGetTheirOwnReply() async throws {
+        let (cluster, gateway, replier) = try Self.setUp()
+        defer { gateway.close(); replier.close(timeoutMs: 1_000); withExtendedLifetime(cluster) {} }
+        let sessions = (0..<200).map { "c\($0)" }
+        let answers = try await withThrowingTaskGroup(of: (String, Int64?).self) { group in
+            for s in sessions {
+                group.addTask {
+                    if case .reply(let r) = try await gateway.quote(LatestWinsTests.event(s, 1), defaultWait: .seconds(20)) {
+                        return (s, r.sequence)
+                    }
+                    return (s, nil)
+                }
+            }
+            // Answer every session once its event is out (a worker would).
+            while !sessions.allSatisfy({ gateway.nextSequence(for: $0) == 2 }) { try await Task.sleep(for: .milliseconds(10)) }
+            for s in sessions { try replier.send(LatestWinsTests.reply(s, 1)) { _ in } }
+            var all: [String: Int64?] = [:]
+            for try await (s, q) in group { all[s] = q }
+            return all
+        }
+        #expect(answers.count == 200)
+        #expect(answers.values.allSatisfy { $0 == 1 })
+    }
+}

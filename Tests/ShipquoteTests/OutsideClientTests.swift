@@ -50,4 +50,22 @@ import Testing
         #expect(parts[2].hasPrefix("{\"version\":1,\"session_id\":\"\(session)\",\"sequence\":1,\"event_id\":\"kcat-1\",\"outcome\":\"update\""))
         #expect(parts[2].contains("{\"id\":\"total\",\"label\":\"ACME Inc.\",\"amount\":{\"currency\":\"USD\",\"value\":\"53.94\"}}"))
     }
+
+    @Test func sendProducesASavedEventAndPrintsTheReplyToIt() throws {
+        let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
+        defer { broker.terminate(); broker.waitUntilExit() }
+        let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
+        let (worker, _, _) = try Binary.start([
+            "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
+            "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
+        ])
+        defer { worker.terminate(); worker.waitUntilExit() }
+        // The saved event's occurred_at is long past: --restamp makes it current, or it would expire.
+        let event = Binary.repository.appendingPathComponent("examples/events/contract-example.json").path
+        let result = try Binary.run(["send", "--bootstrap-servers", bootstrap, "--event", event, "--restamp",
+                                     "--timeout", "30", "-X", "fetch.wait.max.ms=5"], timeout: 60)
+        #expect(result.status == 0, "send: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("{\"version\":1,\"session_id\":\"9a0c6f0e-4b1e-4c1a-9a55-3c2f1d7e8b10\",\"sequence\":7,"))
+        #expect(result.stdout.contains("{\"id\":\"total\",\"label\":\"ACME Inc.\",\"amount\":{\"currency\":\"USD\",\"value\":\"53.94\"}}"))
+    }
 }

@@ -44,14 +44,21 @@ enum SendCommand {
             repliesTopic: a.value("--reply-topic") ?? Topics.defaultQuoteReplies))
         defer { gateway.close() }
         let timeout = try a.int("--timeout") ?? 10
-        switch try gateway.quote(event, timeout: .seconds(timeout)) {
-        case .reply(let reply):
+        // The gateway's async face, as a gateway service would call it; this command just waits for it.
+        let sending = event
+        let answer = Blocking.run { () async throws(GatewayError) -> QuoteGateway.Answer in
+            try await gateway.quote(sending, defaultWait: .seconds(timeout))
+        }
+        switch answer {
+        case .success(.reply(let reply)):
             Output.line(String(decoding: reply.encode(), as: UTF8.self))
-        case .superseded(let newer):
+        case .success(.superseded(let newer)):
             Output.fail("send: sequence \(newer) of this session was sent meanwhile")
-        case .timedOut:
+        case .success(.timedOut), .failure(.timedOut):
             FileHandle.standardError.write(Data("shipquote: send: no reply to session \(event.sessionID) sequence \(event.sequence) within \(timeout) s\n".utf8))
             exit(1)
+        case .failure(let error):
+            Output.fail("send: \(error)")
         }
     }
 }
