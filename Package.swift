@@ -32,7 +32,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuoteContractTests", dependencies: ["QuoteContract"]),
         .testTarget(name: "QuoteWorkerTests",
-                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP"]),
+                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),

@@ -213,6 +213,11 @@ public final class KafkaConsumer: @unchecked Sendable {
         return PartitionList.read(list).map(\.0).sorted()
     }
 
+    /// Stops following the subscribed topics, which takes this member out of the group's
+    /// assignment. Unlike every other call here it may come from another thread: librdkafka hands
+    /// it to its own group thread, so a watchdog can use it while the polling thread is stuck.
+    public func unsubscribe() { _ = rd_kafka_unsubscribe(rk) }
+
     /// Leaves the group: the rebalance handler sees the final revoke, so finished work is committed.
     public func close() {
         guard !closed else { return }

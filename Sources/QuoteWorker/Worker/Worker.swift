@@ -30,6 +30,10 @@ public final class Worker: @unchecked Sendable {
     private let producer: KafkaProducer
     private let restorer: StateRestorer
     private var owned: Set<TopicPartition> = []
+    // Backpressure: the partitions paused while the producer catches up.
+    private var throttle: FetchThrottle
+    private var paused: Set<TopicPartition> = []
+    private var watchdog: LoopWatchdog!
 
     public init(configuration: WorkerConfiguration, engine: any QuoteEngine, clock: any Clock = SystemClock(),
                 logger: Logger = Logger(), metrics: WorkerMetrics = WorkerMetrics()) throws(KafkaError) {
@@ -38,10 +42,11 @@ public final class Worker: @unchecked Sendable {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
+        throttle = FetchThrottle(pauseAt: configuration.effectivePauseFetchingAt)
         let logSink = Self.kafkaLogSink(logger)
         let control = self.control
         let onError: @Sendable (KafkaError) -> Void = { error in
-            if error.isFatal { control.fail(error) }
+            if error.isFatal { control.fail(WorkerFailure.kafkaClientFailed(error)) }
             logger.log(error.isFatal ? .error : .warning, "kafka client error",
                        ["code": .text(error.name), "detail": .text(error.message)])
         }
@@ -51,6 +56,9 @@ public final class Worker: @unchecked Sendable {
         consumer = try KafkaConsumer(configuration: configuration.consumerKafka, log: logSink, onError: onError,
                                      onStatistics: { metrics.ingestStatistics($0) }) { [unowned self] event in
             self.rebalanced(event)
+        }
+        watchdog = LoopWatchdog(limit: configuration.effectiveStallLimit) { [unowned self] elapsed in
+            self.stalled(elapsed)
         }
     }
 
@@ -68,13 +76,20 @@ public final class Worker: @unchecked Sendable {
         try checkTopics()
         try consumer.subscribe([configuration.topics.addressChanged])
         logger.info("worker started", ["input": .text(configuration.topics.addressChanged), "rules_version": .text(engine.version)])
+        watchdog.start()
+        defer { watchdog.stop() }
         var lastCommit = ContinuousClock.now
         var lastSweep = ContinuousClock.now
         while !control.stopRequested && control.fatalError == nil {
             metrics.health.loopTurned()
             resendFailedRecords()
             let batch = consumer.poll(maxMessages: configuration.maxBatch, timeoutMs: configuration.pollTimeoutMs)
-            if !batch.isEmpty { handle(batch) }
+            if !batch.isEmpty {
+                watchdog.batchBegan()
+                handle(batch)
+                watchdog.batchEnded()
+            }
+            applyBackpressure()
             if ContinuousClock.now - lastCommit >= configuration.commitInterval {
                 commitFinished()
                 lastCommit = .now
@@ -116,6 +131,9 @@ public final class Worker: @unchecked Sendable {
             newest[event.sessionID] = max(newest[event.sessionID] ?? 0, event.sequence)
         }
         for (message, result) in zip(batch, decoded) {
+            // Once the worker is going down (a fatal client error, a stall that took it out of the
+            // group) the rest of the batch is left to be replayed by whoever owns it next.
+            if control.fatalError != nil { break }
             switch result {
             case .success(let event): answer(event, message: message, newestInBatch: newest[event.sessionID]!, now: now)
             case .failure(let rejection): deadLetter(message, rejection: rejection, now: now)
@@ -149,6 +167,9 @@ public final class Worker: @unchecked Sendable {
         guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else {
             return drop(event, message: message, reason: .superseded)
         }
+        // A quote that outlasted the watchdog: the partition may have a new owner by now, and this
+        // worker's state record could land after that owner's newer one. It is left for the replay.
+        if watchdog.hasTripped { return }
         let outcome = ReplyOutcome(result)
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
@@ -215,6 +236,10 @@ public final class Worker: @unchecked Sendable {
     /// Produces a record, and once it is delivered the record chained behind it. The last delivery
     /// of a chain finishes the input record's offset. From the delivery-report thread nothing may
     /// wait for room in the queue that thread drains: a full queue hands the record to the loop.
+    ///
+    /// The loop does not wait for room either: waiting on a queue that a down broker never drains
+    /// would leave it deaf to stop requests and rebalances. Records that find no room wait, in
+    /// order, behind those already waiting, and fetching pauses until the queue drains.
     private func publish(_ pending: PendingRecord, fromReportThread: Bool = false) {
         let completion: @Sendable (DeliveryReport) -> Void = { [weak self] report in
             self?.delivered(pending, report)
@@ -222,8 +247,10 @@ public final class Worker: @unchecked Sendable {
         do {
             if fromReportThread {
                 if try !producer.sendIfRoom(pending.record, completion: completion) { redeliveries.add(pending) }
-            } else {
-                try producer.send(pending.record, completion: completion)
+            } else if redeliveries.hasAwaitingRoom {
+                redeliveries.awaitRoom(pending)
+            } else if try !producer.sendIfRoom(pending.record, completion: completion) {
+                redeliveries.awaitRoom(pending)
             }
         } catch where error.isPermanentForRecord {
             abandon(pending, error)
@@ -261,11 +288,61 @@ public final class Worker: @unchecked Sendable {
     }
 
     private func resendFailedRecords() {
+        // First those that found no room, in their order, for as long as there is room now.
+        while let pending = redeliveries.nextAwaitingRoom() {
+            guard owned.contains(pending.source) else { redeliveries.dropAwaitingRoom(); continue }
+            let completion: @Sendable (DeliveryReport) -> Void = { [weak self] report in self?.delivered(pending, report) }
+            do {
+                guard try producer.sendIfRoom(pending.record, completion: completion) else { break }
+                redeliveries.dropAwaitingRoom()
+            } catch where error.isPermanentForRecord {
+                redeliveries.dropAwaitingRoom()
+                abandon(pending, error)
+            } catch {
+                break  // a fatal producer error: the loop is about to stop
+            }
+        }
         let again = redeliveries.takeAll()
         for pending in again where owned.contains(pending.source) {
             metrics.retriedDelivery()
             publish(pending)
         }
+    }
+
+    // MARK: - Backpressure and stalls
+
+    /// Pauses every owned partition while too many records wait to be produced; resumes them once
+    /// the producer has caught up. Partitions assigned while paused are paused on the next turn.
+    private func applyBackpressure() {
+        let waiting = producer.queueLength + redeliveries.count
+        switch throttle.change(waiting: waiting) {
+        case .pause?:
+            logger.warning("producer queue full; fetching paused", ["waiting_records": .int(waiting), "pause_at": .int(throttle.pauseAt)])
+        case .resume?:
+            consumer.resume(paused.intersection(owned).sorted())
+            paused.removeAll()
+            logger.info("producer queue drained; fetching resumed", ["waiting_records": .int(waiting)])
+        case nil:
+            break
+        }
+        if throttle.isPaused {
+            let unpaused = owned.subtracting(paused)
+            if !unpaused.isEmpty {
+                consumer.pause(unpaused.sorted())
+                paused.formUnion(unpaused)
+            }
+        }
+    }
+
+    /// Runs on the watchdog's thread while the loop's thread is stuck in a batch: takes the worker
+    /// out of its group so that other members take its partitions, and marks the worker failed so
+    /// the loop stops (without publishing more) as soon as the batch lets go.
+    private func stalled(_ elapsed: Duration) {
+        let limit = watchdog.limit
+        logger.error("batch stalled longer than max.poll.interval.ms; leaving the consumer group", [
+            "elapsed_ms": .number(WorkerFailure.milliseconds(elapsed)), "limit_ms": .number(WorkerFailure.milliseconds(limit))])
+        control.fail(WorkerFailure.stalled(elapsed: elapsed, limit: limit))
+        consumer.unsubscribe()
     }
 
     // MARK: - Session expiry
@@ -280,7 +357,7 @@ public final class Worker: @unchecked Sendable {
             let tombstone = OutgoingMessage.tombstone(topic: configuration.topics.quoteState, key: Array(session.utf8),
                                                       partition: tp.partition)
             // A lost tombstone only means the next owner loads an idle entry and evicts it again.
-            try? producer.send(tombstone) { _ in }
+            _ = try? producer.sendIfRoom(tombstone) { _ in }
         }
         metrics.setTrackedSessions(gate.trackedSessions)
         logger.info("idle sessions evicted", ["count": .int(evicted.count)])
@@ -313,6 +390,7 @@ public final class Worker: @unchecked Sendable {
         case .assigned(let partitions):
             restoreState(of: partitions)
             owned.formUnion(partitions)
+            paused.subtract(partitions)  // a new assignment fetches; the next turn pauses it if needed
             logger.info("partitions assigned", ["partitions": .text(partitions.map(\.description).joined(separator: ","))])
         case .revoked(let partitions):
             // Finish what this worker started on them, so the next owner starts after it.
@@ -321,6 +399,7 @@ public final class Worker: @unchecked Sendable {
             offsets.forget(partitions)
             gate.forget(partitions)
             owned.subtract(partitions)
+            paused.subtract(partitions)
             logger.info("partitions revoked", ["partitions": .text(partitions.map(\.description).joined(separator: ","))])
         }
         metrics.setTrackedSessions(gate.trackedSessions)
@@ -387,11 +466,22 @@ public struct WorkerSetupError: Error, CustomStringConvertible {
 }
 
 /// Records whose delivery failed, waiting for the worker loop to produce them again (the delivery
-/// report thread must not block on a full producer queue itself).
+/// report thread must not block on a full producer queue itself), and records the loop could not
+/// queue for lack of room, kept in their order.
 final class RedeliveryQueue: Sendable {
     private let queue = Mutex<[PendingRecord]>([])
+    private let awaiting = Mutex<[PendingRecord]>([])
     func add(_ pending: PendingRecord) { queue.withLock { $0.append(pending) } }
     func takeAll() -> [PendingRecord] { queue.withLock { q in defer { q.removeAll() }; return q } }
+
+    // The awaiting-room list is touched by the loop's thread only; the lock is for `count`.
+    func awaitRoom(_ pending: PendingRecord) { awaiting.withLock { $0.append(pending) } }
+    var hasAwaitingRoom: Bool { awaiting.withLock { !$0.isEmpty } }
+    func nextAwaitingRoom() -> PendingRecord? { awaiting.withLock { $0.first } }
+    func dropAwaitingRoom() { awaiting.withLock { _ = $0.removeFirst() } }
+
+    /// Records held here, of both kinds.
+    var count: Int { queue.withLock { $0.count } + awaiting.withLock { $0.count } }
 }
 
 /// The flags other threads use to steer a running worker.

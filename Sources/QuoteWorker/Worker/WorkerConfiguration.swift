@@ -24,6 +24,12 @@ public struct WorkerConfiguration: Sendable {
     public var sessionSweepInterval: Duration
     /// The longest a partition's state may take to restore on assignment before the worker gives up.
     public var restoreTimeout: Duration
+    /// Fetching pauses when this many records wait to be produced, and resumes at half of it.
+    /// nil: half of the producer's `queue.buffering.max.messages` (librdkafka's default 100,000).
+    public var pauseFetchingAt: Int? = nil
+    /// The longest one batch may take before the watchdog takes the worker out of its group and
+    /// stops it. nil: the consumer's `max.poll.interval.ms` (librdkafka's default 300,000 ms).
+    public var stallLimit: Duration? = nil
 
     public init(topics: Topics = .defaults, kafka: KafkaConfiguration = KafkaConfiguration(),
                 maxBatch: Int = 500, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
@@ -40,6 +46,18 @@ public struct WorkerConfiguration: Sendable {
         self.commitInterval = commitInterval
         self.defaultTimeToLive = defaultTimeToLive
         self.shutdownGrace = shutdownGrace
+    }
+
+    /// The producer queue length at which fetching pauses.
+    var effectivePauseFetchingAt: Int {
+        if let pauseFetchingAt { return pauseFetchingAt }
+        let queueMax = producerKafka["queue.buffering.max.messages"].flatMap(Int.init) ?? 100_000
+        return max(1, queueMax / 2)
+    }
+
+    var effectiveStallLimit: Duration {
+        if let stallLimit { return stallLimit }
+        return .milliseconds(consumerKafka["max.poll.interval.ms"].flatMap(Int64.init) ?? 300_000)
     }
 
     /// The consumer's properties: the shared ones plus the group.
