@@ -25,8 +25,10 @@ let package = Package(
         .target(name: "QuoteContract", dependencies: ["ShippingRules"]),
         .target(name: "QuoteWorker", dependencies: ["QuoteContract", "ShippingRules", "Kafka", "MetricsHTTP"]),
         .target(name: "QuoteGateway", dependencies: ["QuoteContract", "Kafka"]),
+        // Pure parts of `shipquote bench`: percentiles, log-scale histograms, the SVG chart.
+        .target(name: "Benchmarking"),
         .executableTarget(name: "shipquote",
-                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
+                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "Benchmarking"]),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "ShippingRulesTests", dependencies: ["ShippingRules"],
                     resources: [.copy("Fixtures")]),
@@ -35,6 +37,7 @@ let package = Package(
                     dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
+        .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),

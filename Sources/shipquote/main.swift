@@ -8,6 +8,7 @@ usage: shipquote <command> [flags]
   broker                    the embedded broker as a process; prints its bootstrap address first
   send                      produce one event and print its reply (--bootstrap-servers ... --event FILE)
   rules check FILE|DIR      validate rules files; errors name file, line, column and field
+  bench [e2e]               end-to-end events/s and latency through Kafka, against an echo worker (--compare)
   bench rules FILE          quotes per second for a rule set on one thread (--generated: 1,000 zones, 50 methods)
 
 Run `shipquote <command> --help` for a command's flags.

@@ -126,9 +126,17 @@ public final class KafkaProducer: @unchecked Sendable {
         }
         guard first else { return }
         rd_kafka_flush(rk, timeoutMs)
+        // What could not be delivered in time is purged, so every completion still runs (with a
+        // purge error) instead of being dropped with the handle.
+        rd_kafka_purge(rk, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
         pollLoop.running.store(false, ordering: .releasing)
         pollLoop.done.wait()
-        // Serve reports that arrived after the last poll so no completion is left hanging.
+        // Serve the reports that arrived after the last poll, purged ones included.
+        var rounds = 0
+        while rd_kafka_outq_len(rk) > 0 && rounds < 100 {
+            rd_kafka_poll(rk, 10)
+            rounds += 1
+        }
         rd_kafka_poll(rk, 0)
     }
 }

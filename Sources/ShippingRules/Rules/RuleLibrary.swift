@@ -69,7 +69,13 @@ public struct RuleLibrary: Sendable {
         return .rejected(code: "MERCHANT_REQUIRED", reason: "several merchants are served; the event must name one")
     }
 
-    public func quote(_ request: QuoteRequest) -> QuoteResult { explain(request).result }
+    /// Quotes without building the explain trace: this is the worker's hot path.
+    public func quote(_ request: QuoteRequest) -> QuoteResult {
+        switch select(merchant: request.merchant) {
+        case .ruleSet(let set): return set.quote(request)
+        case .rejected(let code, let reason): return .rejected(code: code, reason: reason)
+        }
+    }
 
     public func explain(_ request: QuoteRequest) -> QuoteExplanation {
         switch select(merchant: request.merchant) {

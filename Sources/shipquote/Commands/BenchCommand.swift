@@ -1,11 +1,14 @@
 import Foundation
 import ShippingRules
 
-/// `shipquote bench rules FILE|--generated [--quotes N]`: quotes per second on one thread.
-/// A measurement for people, not a timed test: build with `-c release` before reading the figure.
+/// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline (Bench/);
+/// `bench rules FILE|--generated [--quotes N]`: quotes per second on one thread;
+/// `bench sessions`: memory per tracked session.
+/// Measurements for people, not timed tests: build with `-c release` before reading a figure.
 enum BenchCommand {
     static let help = """
-    usage: shipquote bench sessions [--count 1000000]
+    usage: shipquote bench [e2e] [flags]   end to end through Kafka; `shipquote bench --help` for its flags
+           shipquote bench sessions [--count 1000000]
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
 
@@ -16,8 +19,13 @@ enum BenchCommand {
     """
 
     static func run(_ args: [String]) throws {
-        if args.first == "sessions" { return try SessionMemoryBench.run(Array(args.dropFirst())) }
-        guard args.first == "rules" else { Output.fail(help) }
+        switch args.first {
+        case "sessions": return try SessionMemoryBench.run(Array(args.dropFirst()))
+        case "e2e": return try EndToEndBench.run(Array(args.dropFirst()))
+        case "rules": break
+        case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")
+        default: return try EndToEndBench.run(args)
+        }
         let flags = try Arguments(Array(args.dropFirst()), valued: ["--quotes", "--address", "--zones", "--methods"],
                                   flags: ["--generated", "--help"])
         if flags.has("--help") { Output.line(help); return }

@@ -18,7 +18,7 @@ enum EmbeddedTopics {
     static func clientDefaults(bootstrap: String) -> KafkaConfiguration {
         KafkaConfiguration([
             "bootstrap.servers": bootstrap,
-            "fetch.wait.max.ms": "5",
+            "fetch.wait.max.ms": "1",
             "session.timeout.ms": "6000",
             "heartbeat.interval.ms": "500",
         ])

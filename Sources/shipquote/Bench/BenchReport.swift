@@ -1,0 +1,104 @@
+import Benchmarking
+import Foundation
+
+/// The human table and the `--json` document of a run.
+struct BenchReport {
+    let settings: BenchSettings
+    let broker: String
+    let plan: LoadPlan
+    let probe: ProduceProbe.Result?
+    let phases: [PhaseResult]
+    let comparison: BenchComparison
+
+    var table: String {
+        var lines: [String] = []
+        let rateText = settings.compare ? "protocol --compare" : "rate \(settings.rate)"
+        lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s), "
+            + "\(settings.sessions) sessions, \(plan.events.count) events (\(plan.burstTurns) burst turns, fraction \(settings.burstFraction)), \(rateText)")
+        lines.append("rules \(settings.rulesPath)" + (settings.kafkaAssignments.isEmpty ? "" : "; -X " + settings.kafkaAssignments.joined(separator: " -X ")))
+        if let probe {
+            lines.append("generator alone (produce-only, rate max): \(Self.count(probe.deliveredRate)) events/s delivered, "
+                + "\(Self.count(probe.handedRate)) events/s handed to the producer" + (probe.failed > 0 ? ", \(probe.failed) failed" : ""))
+        }
+        lines.append("")
+        let header = ["phase", "rate", "produced", "events/s", "gen/s", "p50", "p90", "p99", "p99.9", "max", "replies", "missing", "stale"]
+        var rows = [header]
+        for p in phases {
+            rows.append([p.name, p.rate, String(p.produced), Self.count(p.eventsPerSecond), Self.count(p.produceRate),
+                         Self.ms(p.latency.p50), Self.ms(p.latency.p90), Self.ms(p.latency.p99), Self.ms(p.latency.p999), Self.ms(p.latency.max),
+                         String(p.replies), String(p.missing), String(p.staleReplies)])
+        }
+        lines += Self.align(rows)
+        lines.append("(latencies in ms: event produced by the bench → reply received by its reader; events/s end to end)")
+        lines.append("")
+        for p in phases {
+            let outcomes = p.counts.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            var text = "\(p.name): outcomes \(outcomes.isEmpty ? "none" : outcomes)"
+            if p.system == "shipquote" {
+                let drops = ["stale", "duplicate", "superseded", "expired"].map { "\($0) \(p.counts.drops[$0] ?? 0)" }.joined(separator: ", ")
+                text += "; drops \(drops); dead letters \(p.counts.deadLetters)"
+            }
+            if p.duplicateReplies > 0 { text += "; duplicate replies \(p.duplicateReplies)" }
+            if p.unknownReplies > 0 { text += "; unrecognised replies \(p.unknownReplies)" }
+            if p.generatorWorstLag > 0.01 { text += "; generator fell up to \(Self.ms(p.generatorWorstLag)) ms behind schedule" }
+            if p.timedOut { text += "; TIMED OUT after --drain-timeout" }
+            if let failure = p.failure { text += "; FAILED: \(failure)" }
+            lines.append(text)
+        }
+        if comparison.throughput != nil || comparison.p99 != nil { lines.append("") }
+        if let t = comparison.throughput {
+            lines.append(String(format: "throughput ratio (shipquote/echo, saturated): %.2f×  (%@ vs %@ events/s; target ≥ %.1f×: %@)",
+                                t.value, Self.count(t.shipquote), Self.count(t.echo), BenchComparison.throughputTarget,
+                                t.value >= BenchComparison.throughputTarget ? "met" : "NOT met"))
+        }
+        if let r = comparison.p99 {
+            lines.append(String(format: "p99 ratio (shipquote/echo, at %@): %.2f×  (%@ vs %@ ms; target ≤ %.1f×%@: %@)",
+                                r.rate, r.value, Self.ms(r.shipquote), Self.ms(r.echo), BenchComparison.p99Target,
+                                r.rate == "max" ? ", meant for a fixed rate" : "", r.value <= BenchComparison.p99Target ? "met" : "NOT met"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        var settingsJSON: [String: Any] = [
+            "broker": broker, "partitions": settings.partitions, "workers": settings.workers, "sessions": settings.sessions,
+            "events": plan.events.count, "burst_fraction": settings.burstFraction, "burst_turns": plan.burstTurns,
+            "rate": settings.rate.description, "compare": settings.compare, "rules": settings.rulesPath,
+            "max_batch": settings.maxBatch, "kafka": settings.kafkaAssignments,
+        ]
+        settingsJSON["duration_limit_seconds"] = settings.duration
+        var out: [String: Any] = ["settings": settingsJSON, "phases": phases.map(\.json), "comparison": comparison.json]
+        if let probe {
+            out["generator"] = ["produce_only_delivered_per_second": probe.deliveredRate.rounded(),
+                                "produce_only_handed_per_second": probe.handedRate.rounded(), "events": probe.events, "failed": probe.failed]
+        }
+        let data = try! JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func ms(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return ms >= 100 ? String(format: "%.0f", ms) : ms >= 10 ? String(format: "%.1f", ms) : String(format: "%.2f", ms)
+    }
+
+    static func count(_ v: Double) -> String {
+        let n = Int(v.rounded())
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    static func align(_ rows: [[String]]) -> [String] {
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+    }
+}

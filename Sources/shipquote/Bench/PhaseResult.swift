@@ -1,0 +1,49 @@
+import Benchmarking
+import Foundation
+
+/// The figures of one phase.
+struct PhaseResult {
+    let name: String
+    let system: String
+    let rate: String
+    let planned: Int
+    let produced: Int
+    /// Events per second the generator handed to its producer during this phase.
+    let produceRate: Double
+    let generatorWorstLag: Double
+    /// From the first event produced to the reply that answered the last session's latest event.
+    let seconds: Double
+    /// End to end: events produced / seconds. At a fixed rate it is the rate, when kept up.
+    let eventsPerSecond: Double
+    let latency: LatencySummary
+    let histogram: LogHistogram
+    let replies: Int
+    /// Replies whose sequence is below one already published for the session: must be 0.
+    let staleReplies: Int
+    /// A second reply to the same sequence (a replay after a crash or rebalance may do this).
+    let duplicateReplies: Int
+    let unknownReplies: Int
+    /// Sessions whose latest sent sequence got no reply by the end.
+    let missing: Int
+    let sessions: Int
+    let counts: ServiceCounts
+    let timedOut: Bool
+    let failure: String?
+
+    var json: [String: Any] {
+        var latencyJSON: [String: Any] = ["count": latency.count, "p50": latency.p50, "p90": latency.p90, "p99": latency.p99,
+                                          "p999": latency.p999, "max": latency.max, "mean": latency.mean]
+        latencyJSON["unit"] = "seconds"
+        var out: [String: Any] = [
+            "name": name, "system": system, "rate": rate, "events_planned": planned, "events_produced": produced,
+            "generator_produce_rate": produceRate.rounded(), "generator_worst_lag_seconds": generatorWorstLag,
+            "seconds": seconds, "events_per_second": eventsPerSecond.rounded(), "latency": latencyJSON,
+            "replies": replies, "stale_replies": staleReplies, "duplicate_replies": duplicateReplies,
+            "unknown_replies": unknownReplies, "missing_replies": missing, "sessions": sessions,
+            "events_received": counts.eventsIn, "outcomes": counts.outcomes, "drops": counts.drops,
+            "dead_letters": counts.deadLetters, "timed_out": timedOut,
+        ]
+        if let failure { out["failure"] = failure }
+        return out
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Kafka
+import QuoteContract
+
+/// Reads the reply topic on its own thread, as a gateway would, and stamps every reply the moment
+/// it comes out of the consumer. It reads only the `session-id` and `sequence` headers: no JSON.
+final class ReplyReader: @unchecked Sendable {
+    private let consumer: KafkaConsumer
+    private let ledger: ReplyLedger
+    private let running = LockedFlag(true)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger) throws {
+        var config = kafka
+        config["group.id"] = "bench-reader-\(UUID().uuidString)"  // never joins: partitions are assigned by hand
+        consumer = try KafkaConsumer(configuration: config) { _ in }
+        self.ledger = ledger
+        var start: [TopicPartition: Int64] = [:]
+        for p in 0..<Int32(try consumer.partitionCount(topic)) {
+            // From the high watermark: the topic is fresh on the embedded broker, and on a real one
+            // whatever an earlier run left there is not ours to count.
+            start[TopicPartition(topic, p)] = try consumer.watermarks(TopicPartition(topic, p)).high
+        }
+        try consumer.assign(start)
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while running.value {
+                for message in consumer.poll(maxMessages: 256, timeoutMs: 20) {
+                    ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
+                                    sequenceHeader: message.header(ContractHeader.sequence), at: uptimeNanoseconds())
+                }
+            }
+            consumer.close()
+            done.signal()
+        }
+        thread.name = "bench-reader"
+        thread.start()
+    }
+
+    func stop() {
+        running.set(false)
+        done.wait()
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag: Bool
+    init(_ value: Bool) { flag = value }
+    var value: Bool { lock.withLock { flag } }
+    func set(_ value: Bool) { lock.withLock { flag = value } }
+}
