@@ -44,19 +44,7 @@ final class SequenceCluster: @unchecked Sendable {
     }
 
     @discardableResult
-    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] {
-        let group = DispatchGroup()
-        let reports = Mutex<[Int: DeliveryReport]>([:])
-        for (i, record) in records.enumerated() {
-            group.enter()
-            try! producer.send(record) { report in
-                reports.withLock { $0[i] = report }
-                group.leave()
-            }
-        }
-        group.wait()
-        return reports.withLock { all in (0..<records.count).map { all[$0]! } }
-    }
+    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] { TopicAccess.produce(records, with: producer) }
 
     func produce(_ events: [AddressChangeEvent]) {
         produce(events.map { OutgoingMessage(topic: topics.addressChanged, key: Array($0.sessionID.utf8), value: $0.encode()) })
@@ -64,17 +52,7 @@ final class SequenceCluster: @unchecked Sendable {
 
     /// Every record of a topic from the beginning, once `enough` holds or the time is up.
     func read(_ topic: String, timeout: TimeInterval = 30, until enough: ([KafkaMessage]) -> Bool) throws -> [KafkaMessage] {
-        var config = kafka
-        config["group.id"] = "reader-\(UUID().uuidString)"
-        let reader = try KafkaConsumer(configuration: config) { _ in }
-        defer { reader.close() }
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(try reader.partitionCount(topic)) { start[TopicPartition(topic, p)] = 0 }
-        try reader.assign(start)
-        var records: [KafkaMessage] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while !enough(records) && Date() < deadline { records += reader.poll(maxMessages: 10_000, timeoutMs: 50) }
-        return records
+        try TopicAccess.read(topic, kafka: kafka, timeout: timeout, until: enough)
     }
 }
 

@@ -75,21 +75,8 @@ final class WorkerHarness: @unchecked Sendable {
         producer.close(timeoutMs: 2_000)
     }
 
-    /// Produces records and waits for all their delivery reports, returned in the records' order.
     @discardableResult
-    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] {
-        let group = DispatchGroup()
-        let reports = Mutex<[Int: DeliveryReport]>([:])
-        for (i, record) in records.enumerated() {
-            group.enter()
-            try! producer.send(record) { report in
-                reports.withLock { $0[i] = report }
-                group.leave()
-            }
-        }
-        group.wait()
-        return reports.withLock { all in (0..<records.count).map { all[$0]! } }
-    }
+    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] { TopicAccess.produce(records, with: producer) }
 
     func event(session: String, sequence: Int64, address: PartialAddress = .cupertino,
                cart: Cart = .twoShirts, trigger: QuoteTrigger = .addressChanged) -> AddressChangeEvent {
@@ -104,20 +91,7 @@ final class WorkerHarness: @unchecked Sendable {
 
     /// Reads a topic from the beginning until `enough` says so or the time is up.
     func read(_ topic: String, timeout: TimeInterval = 30, until enough: ([KafkaMessage]) -> Bool) throws -> [KafkaMessage] {
-        var config = kafka
-        config["group.id"] = "reader-\(UUID().uuidString)"
-        let reader = try KafkaConsumer(configuration: config) { _ in }
-        defer { reader.close() }
-        let count = try reader.partitionCount(topic)
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(count) { start[TopicPartition(topic, p)] = 0 }
-        try reader.assign(start)
-        var records: [KafkaMessage] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while !enough(records) && Date() < deadline {
-            records += reader.poll(maxMessages: 1000, timeoutMs: 50)
-        }
-        return records
+        try TopicAccess.read(topic, kafka: kafka, timeout: timeout, until: enough)
     }
 
     /// Waits until the worker has finished `count` events (answered or dropped).

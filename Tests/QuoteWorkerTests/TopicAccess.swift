@@ -1,0 +1,37 @@
+import Foundation
+import Kafka
+import Synchronization
+
+/// Producing and reading back whole topics, as the tests' outside clients do.
+enum TopicAccess {
+    /// Produces records and waits for all their delivery reports, returned in the records' order.
+    static func produce(_ records: [OutgoingMessage], with producer: KafkaProducer) -> [DeliveryReport] {
+        let group = DispatchGroup()
+        let reports = Mutex<[Int: DeliveryReport]>([:])
+        for (i, record) in records.enumerated() {
+            group.enter()
+            try! producer.send(record) { report in
+                reports.withLock { $0[i] = report }
+                group.leave()
+            }
+        }
+        group.wait()
+        return reports.withLock { all in (0..<records.count).map { all[$0]! } }
+    }
+
+    /// Reads every partition of a topic from the beginning until `enough` says so or the time is up.
+    static func read(_ topic: String, kafka: KafkaConfiguration, timeout: TimeInterval,
+                     until enough: ([KafkaMessage]) -> Bool) throws -> [KafkaMessage] {
+        var config = kafka
+        config["group.id"] = "reader-\(UUID().uuidString)"
+        let reader = try KafkaConsumer(configuration: config) { _ in }
+        defer { reader.close() }
+        var start: [TopicPartition: Int64] = [:]
+        for p in 0..<Int32(try reader.partitionCount(topic)) { start[TopicPartition(topic, p)] = 0 }
+        try reader.assign(start)
+        var records: [KafkaMessage] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while !enough(records) && Date() < deadline { records += reader.poll(maxMessages: 10_000, timeoutMs: 50) }
+        return records
+    }
+}
