@@ -11,6 +11,7 @@ public struct RunSettings: Sendable {
     public let kafka: KafkaConfiguration
     public let defaultTimeToLive: TimeInterval?
     public let shutdownGrace: Duration
+    public let sessionIdleTimeout: TimeInterval
     public let maxBatch: Int
     public let logLevel: Logger.Level
     /// Where `/metrics`, `/healthz` and `/readyz` are served; nil: no listener.
@@ -49,6 +50,7 @@ public struct RunSettings: Sendable {
         let ttl = try seconds(.defaultTTL, allowZero: true)
         defaultTimeToLive = ttl == 0 ? nil : TimeInterval(ttl)
         shutdownGrace = .seconds(try seconds(.shutdownGrace, allowZero: true))
+        sessionIdleTimeout = TimeInterval(try seconds(.sessionIdleTimeout, allowZero: false))
         healthStaleAfter = .seconds(try seconds(.healthStaleAfter, allowZero: false))
         guard let batch = Int(value(.maxBatch)?.value ?? ""), (1...100_000).contains(batch) else {
             throw invalid(.maxBatch, "a whole number from 1 to 100000")
@@ -99,6 +101,6 @@ public struct RunSettings: Sendable {
 
     public var workerConfiguration: WorkerConfiguration {
         WorkerConfiguration(topics: topics, kafka: kafka, maxBatch: maxBatch, defaultTimeToLive: defaultTimeToLive,
-                            shutdownGrace: shutdownGrace)
+                            shutdownGrace: shutdownGrace, sessionIdleTimeout: sessionIdleTimeout)
     }
 }
