@@ -79,13 +79,7 @@ final class RunningWorker: @unchecked Sendable {
     }
 
     func awaitFinished(_ count: Int, timeout: TimeInterval = 60) -> WorkerMetrics.Snapshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        var m = worker.metrics.snapshot()
-        while m.totalOutcomes + m.totalDrops < count && Date() < deadline {
-            usleep(20_000)
-            m = worker.metrics.snapshot()
-        }
-        return m
+        worker.metrics.awaitFinished(count, timeout: timeout)
     }
 
     func stop() {

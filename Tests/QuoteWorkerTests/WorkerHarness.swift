@@ -96,11 +96,18 @@ final class WorkerHarness: @unchecked Sendable {
 
     /// Waits until the worker has finished `count` events (answered or dropped).
     func awaitFinished(_ count: Int, timeout: TimeInterval = 60) -> WorkerMetrics.Snapshot {
+        worker.metrics.awaitFinished(count, timeout: timeout)
+    }
+}
+
+extension WorkerMetrics {
+    /// Waits until `count` events have an outcome or a drop, or the time is up; the counts then.
+    func awaitFinished(_ count: Int, timeout: TimeInterval) -> Snapshot {
         let deadline = Date().addingTimeInterval(timeout)
-        var m = worker.metrics.snapshot()
+        var m = snapshot()
         while m.totalOutcomes + m.totalDrops < count && Date() < deadline {
             usleep(20_000)
-            m = worker.metrics.snapshot()
+            m = snapshot()
         }
         return m
     }
