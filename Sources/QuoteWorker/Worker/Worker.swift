@@ -174,11 +174,10 @@ public final class Worker: @unchecked Sendable {
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
         metrics.finished(outcome.name)
-        metrics.observeEndToEnd(seconds: clock.now().timeIntervalSince(event.occurredAt))
         offsets.register(tp, offset: message.offset, deliveries: 1)
         let replyRecord = ReplyRecord.reply(reply, topic: configuration.topics.quoteReplies,
                                             traceparent: message.header(ContractHeader.traceparent))
-        publish(PendingRecord(record: state, source: tp, offset: message.offset, then: replyRecord))
+        publish(PendingRecord(record: state, source: tp, offset: message.offset, then: replyRecord, answersEventOf: event.occurredAt))
         logger.debug("replied", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),
                                  "event_id": .text(event.eventID ?? ""), "outcome": .text(outcome.name)])
     }
@@ -264,8 +263,13 @@ public final class Worker: @unchecked Sendable {
         switch report {
         case .delivered:
             if let next = pending.then {
-                publish(PendingRecord(record: next, source: pending.source, offset: pending.offset), fromReportThread: true)
+                publish(PendingRecord(record: next, source: pending.source, offset: pending.offset,
+                                      answersEventOf: pending.answersEventOf), fromReportThread: true)
             } else {
+                // End to end: from the customer's action to the reply being on the broker.
+                if let occurredAt = pending.answersEventOf {
+                    metrics.observeEndToEnd(seconds: clock.now().timeIntervalSince(occurredAt))
+                }
                 offsets.finishDelivery(pending.source, offset: pending.offset)
             }
         case .failed(let error) where error.isPermanentForRecord:
@@ -458,6 +462,8 @@ struct PendingRecord: Sendable {
     let source: TopicPartition
     let offset: Int64
     var then: OutgoingMessage? = nil
+    /// Set on a reply's chain: when the event it answers happened, for the end-to-end histogram.
+    var answersEventOf: Date? = nil
 }
 
 /// A setting or topic layout the worker cannot work with; the text says what to change.
