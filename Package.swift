@@ -34,7 +34,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuoteContractTests", dependencies: ["QuoteContract"]),
         .testTarget(name: "QuoteWorkerTests",
-                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP"],
+                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP", "Benchmarking"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),

@@ -1,3 +1,4 @@
+import Benchmarking
 import Foundation
 import QuoteContract
 
@@ -190,20 +191,6 @@ enum HostileEvents {
             + "\"shipping_address\":{\"city\":\(cityLiteral),\"state\":\"CA\",\"postal_code\":\"ZZ9 9ZZ\",\"country_code\":\"US\"},"
             + "\"cart\":{\"items\":\(itemsValue),\"discounts\":[]}\(extra),\"occurred_at\":\(occurredAtLiteral)}"
     }
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): the corpus is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }
 
 /// The process's resident memory now and at its peak, from /proc/self/status (Linux), in KiB.

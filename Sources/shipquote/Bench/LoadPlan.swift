@@ -1,3 +1,5 @@
+import Benchmarking
+
 /// The events of one run, decided before it starts so that every phase (echo and ShipQuote)
 /// gets the very same load: which session sends, and with which sequence.
 ///
@@ -37,21 +39,4 @@ struct LoadPlan {
         }
         return n
     }
-}
-
-/// A small, fast, seeded generator (Steele et al.'s SplitMix64): the same seed, the same plan.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
