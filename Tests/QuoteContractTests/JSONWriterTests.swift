@@ -1,5 +1,6 @@
 import Testing
 @testable import QuoteContract
+import ShippingRules
 
 @Suite("JSON writer")
 struct JSONWriterTests {
@@ -26,6 +27,24 @@ struct JSONWriterTests {
         for n: Int64 in [0, 7, -7, .max, .min] { writer.integer(n) }
         writer.endArray()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "[0,7,-7,9223372036854775807,-9223372036854775808]")
+    }
+
+    @Test("amounts are written in place with exactly the currency's minor digits")
+    func decimalStrings() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for (units, digits): (Int64, Int) in [(1234, 2), (-5, 3), (0, 2), (7, 0), (-1200, 0), (100, 2), (.min, 2), (.max, 3)] {
+            writer.decimalString(units, fractionDigits: digits)
+        }
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self)
+            == #"["12.34","-0.005","0.00","7","-1200","1.00","-92233720368547758.08","9223372036854775.807"]"#)
+        for (units, digits): (Int64, Int) in [(1234, 2), (-5, 3), (0, 2), (7, 0), (-99, 2)] {
+            var one = JSONWriter()
+            one.decimalString(units, fractionDigits: digits)
+            let currency = [0: Currency.jpy, 2: .usd, 3: .kwd][digits]!
+            #expect(one.bytes == Array(("\"" + Money(minorUnits: units, currency: currency).decimalString + "\"").utf8))
+        }
     }
 
     @Test("what the reader reads, the writer writes back byte for byte (compact input)")

@@ -77,6 +77,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func poll(maxMessages: Int, timeoutMs: Int32) -> [KafkaMessage] {
         var batch: [KafkaMessage] = []
         var wait = timeoutMs
+        // A batch comes from a topic or two: its name is made into a String once, not per record.
+        var lastTopic: (handle: OpaquePointer, name: String)?
         while batch.count < maxMessages {
             guard let raw = rd_kafka_consumer_poll(rk, wait) else { break }
             wait = 0
@@ -88,14 +90,21 @@ public final class KafkaConsumer: @unchecked Sendable {
                 }
                 continue
             }
-            batch.append(Self.copy(raw))
+            batch.append(Self.copy(raw, lastTopic: &lastTopic))
         }
         return batch
     }
 
-    private static func copy(_ raw: UnsafeMutablePointer<rd_kafka_message_t>) -> KafkaMessage {
+    private static func copy(_ raw: UnsafeMutablePointer<rd_kafka_message_t>,
+                             lastTopic: inout (handle: OpaquePointer, name: String)?) -> KafkaMessage {
         let m = raw.pointee
-        let topic = String(cString: rd_kafka_topic_name(m.rkt))
+        let topic: String
+        if let last = lastTopic, last.handle == m.rkt {
+            topic = last.name
+        } else {
+            topic = String(cString: rd_kafka_topic_name(m.rkt))
+            lastTopic = (m.rkt, topic)
+        }
         let key: [UInt8]? = m.key.map { Array(UnsafeRawBufferPointer(start: $0, count: m.key_len)) }
         let value: [UInt8] = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: m.len)) } ?? []
         var headers: [KafkaHeader] = []

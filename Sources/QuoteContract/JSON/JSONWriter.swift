@@ -24,7 +24,18 @@ public struct JSONWriter: Sendable {
     public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
-    public mutating func key(_ key: String) {
+    /// A member name the code spells (the contract's names are plain ASCII: copied, not escaped).
+    public mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        append(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A member name that came from data (escaped as any string).
+    public mutating func key(text key: String) {
         separate()
         appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
@@ -45,28 +56,72 @@ public struct JSONWriter: Sendable {
 
     public mutating func integer(_ value: Int64) {
         separate()
+        appendDecimal(value, fractionDigits: 0)
+        needsComma = true
+    }
+
+    /// `minorUnits` as a decimal string with exactly `fractionDigits` decimals: 1234 and 2 give
+    /// `"12.34"`, -5 and 3 give `"-0.005"`. Written in place, as amounts fill most of a reply.
+    public mutating func decimalString(_ minorUnits: Int64, fractionDigits: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendDecimal(minorUnits, fractionDigits: fractionDigits)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// `value / 10^fractionDigits` in decimal, with at least one integer digit.
+    private mutating func appendDecimal(_ value: Int64, fractionDigits: Int) {
+        precondition((0...18).contains(fractionDigits), "a currency has at most a few minor digits")
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         // Digits come out lowest first; collect them reversed in a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var n = 0
             repeat {
+                if n == fractionDigits && n > 0 {
+                    buffer[n] = UInt8(ascii: ".")
+                    n += 1
+                }
                 buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
                 n += 1
-            } while magnitude > 0
+            } while magnitude > 0 || n <= fractionDigits
             for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
         }
+    }
+
+    /// A string of ASCII digits with zero padding to `width` (dates and times).
+    public mutating func appendPadded(_ value: Int, width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            bytes.append(UInt8(48 + (v / divisor) % 10))
+            v %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// A string written by `body` straight into the buffer; `body` must write text that needs
+    /// no escaping (digits, dashes, letters of a timestamp).
+    public mutating func plainString(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        body(&self)
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
+
+    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
 
     /// `"key": "text"` in one call, the shape most contract fields have.
-    public mutating func field(_ name: String, _ text: String) { key(name); string(text) }
-    public mutating func field(_ name: String, _ value: Int64) { key(name); integer(value) }
+    public mutating func field(_ name: StaticString, _ text: String) { key(name); string(text) }
+    public mutating func field(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
     /// `"key": "text"` or `"key": null`.
-    public mutating func field(_ name: String, orNull text: String?) {
+    public mutating func field(_ name: StaticString, orNull text: String?) {
         key(name)
         if let text { string(text) } else { null() }
     }
@@ -84,7 +139,7 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             beginObject()
             for member in object.members {
-                key(member.key)
+                key(text: member.key)
                 self.value(member.value)
             }
             endObject()

@@ -6,7 +6,7 @@ extension QuoteReply {
     /// for `keep` and `rejected`, `rejection` appears only for `rejected`; amounts are strings
     /// with the currency's minor digits, `computed_at` is UTC with milliseconds.
     public func encode() -> [UInt8] {
-        var w = JSONWriter(capacity: 1024)
+        var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("version", Int64(version))
         w.field("session_id", sessionID)
@@ -49,8 +49,10 @@ extension JSONWriter {
             if let estimate = method.deliveryEstimate {
                 key("delivery_estimate")
                 beginObject()
-                field("from", estimate.from.description)
-                field("to", estimate.to.description)
+                key("from")
+                date(estimate.from)
+                key("to")
+                date(estimate.to)
                 endObject()
             }
             key("summary_items")
@@ -68,6 +70,18 @@ extension JSONWriter {
         }
         endArray()
         endObject()
+    }
+
+    /// `"2026-10-13"`, written in place.
+    mutating func date(_ date: CalendarDate) {
+        guard (1...9999).contains(date.year) else { return string(date.description) }
+        plainString { w in
+            w.appendPadded(date.year, width: 4)
+            w.appendByte(UInt8(ascii: "-"))
+            w.appendPadded(date.month, width: 2)
+            w.appendByte(UInt8(ascii: "-"))
+            w.appendPadded(date.day, width: 2)
+        }
     }
 
     mutating func summaryItems(_ items: [SummaryItem]) {

@@ -46,17 +46,30 @@ enum AmountField {
             throw FieldFailure(.invalidField, "value",
                                form == .canonicalString ? "must be a decimal string" : "must be a number or a decimal string")
         }
+        return try money(literal, currency: currency, form: form)
+    }
+
+    /// The `value` literal (a number's text or a string's content) as money in `currency`.
+    static func money(_ literal: String, currency: Currency, form: Form) throws(FieldFailure) -> Money {
+        var literal = literal
+        let result = literal.withUTF8 { bytes in
+            Result { () throws(FieldFailure) in try money(utf8: bytes, currency: currency, form: form) }
+        }
+        return try result.get()
+    }
+
+    static func money(utf8 literal: UnsafeBufferPointer<UInt8>, currency: Currency, form: Form) throws(FieldFailure) -> Money {
         let digits = currency.minorDigits
         func expectation() -> String {
             form == .canonicalString
                 ? "must be a decimal string with exactly \(digits) decimals for \(currency.code)"
                 : "must be an exact decimal with at most \(digits) decimals for \(currency.code)"
         }
-        guard literal.utf8.count <= maxLiteralLength, let decimal = try? ExactDecimal(parsing: literal) else {
+        guard literal.count <= maxLiteralLength, let decimal = try? ExactDecimal(parsing: literal) else {
             throw FieldFailure(.invalidField, "value", expectation())
         }
         if form == .canonicalString {
-            guard let money = try? Money(decimal, currency: currency), money.decimalString == literal else {
+            guard let money = try? Money(decimal, currency: currency), money.decimalString.utf8.elementsEqual(literal) else {
                 throw FieldFailure(.invalidField, "value", expectation())
             }
             return money
@@ -76,7 +89,8 @@ extension JSONWriter {
     mutating func amount(_ money: Money) {
         beginObject()
         field("currency", money.currency.code)
-        field("value", money.decimalString)
+        key("value")
+        decimalString(money.minorUnits, fractionDigits: money.currency.minorDigits)
         endObject()
     }
 }

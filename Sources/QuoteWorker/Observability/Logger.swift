@@ -46,7 +46,11 @@ public struct Logger: Sendable {
         write(line + "}")
     }
 
-    public func debug(_ message: String, _ fields: [String: LogValue] = [:]) { log(.debug, message, fields) }
+    /// The fields are built only when debug lines are written: the worker logs one per event.
+    public func debug(_ message: String, _ fields: @autoclosure () -> [String: LogValue] = [:]) {
+        guard Level.debug >= minimum else { return }
+        log(.debug, message, fields())
+    }
     public func info(_ message: String, _ fields: [String: LogValue] = [:]) { log(.info, message, fields) }
     public func warning(_ message: String, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
     public func error(_ message: String, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }

@@ -26,23 +26,32 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     /// Parses the JSON number grammar (`-12.5`, `1e3`, `2.50E-1`) exactly. A leading `+` and
     /// leading zeros are refused as JSON refuses them; `-0` reads as zero.
     public init(parsing text: Substring) throws(ParseError) {
-        let bytes = Array(text.utf8)
+        var text = text
+        let result = text.withUTF8 { (bytes) -> Result<ExactDecimal, ParseError> in
+            Result { () throws(ParseError) in try ExactDecimal(parsing: bytes) }
+        }
+        self = try result.get()
+    }
+
+    /// The same grammar over UTF-8 bytes, without allocating: the worker reads every amount of
+    /// every event through here.
+    public init(parsing bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
         var i = 0
         var negative = false
         if i < bytes.count && bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        var digits: [UInt8] = []
-        var fractionDigits = 0
         let intStart = i
-        while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { digits.append(bytes[i] - 48); i += 1 }
-        let intCount = i - intStart
-        guard intCount > 0 else { throw .notANumber }
-        if intCount > 1 && bytes[intStart] == 48 { throw .notANumber }
+        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        let intEnd = i
+        guard intEnd > intStart else { throw .notANumber }
+        if intEnd - intStart > 1 && bytes[intStart] == 48 { throw .notANumber }
+        var fracStart = i, fracEnd = i
         if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
             i += 1
-            let fracStart = i
-            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { digits.append(bytes[i] - 48); i += 1 }
-            fractionDigits = i - fracStart
-            guard fractionDigits > 0 else { throw .notANumber }
+            fracStart = i
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+            fracEnd = i
+            guard fracEnd > fracStart else { throw .notANumber }
         }
         var exponent = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
@@ -52,7 +61,7 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
                 expNegative = bytes[i] == UInt8(ascii: "-"); i += 1
             }
             let expStart = i
-            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
+            while i < bytes.count, isDigit(bytes[i]) {
                 if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] - 48) }
                 i += 1
             }
@@ -60,25 +69,30 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
             if expNegative { exponent = -exponent }
         }
         guard i == bytes.count else { throw .notANumber }
-        // Leading zeros carry no value (dropped in one step: a long run must not cost quadratic time).
-        if let firstNonZero = digits.firstIndex(where: { $0 != 0 }) {
-            digits.removeFirst(firstNonZero)
-        } else {
-            digits = [0]
-        }
-        var scale = fractionDigits - exponent
-        if digits.allSatisfy({ $0 == 0 }) { self.init(significand: 0, scale: 0); return }
+
+        // The digits read as one run, integer part then fraction; the k-th of them:
+        let intCount = intEnd - intStart
+        let total = intCount + (fracEnd - fracStart)
+        func digit(_ k: Int) -> UInt8 { bytes[k < intCount ? intStart + k : fracStart + k - intCount] - 48 }
+        // Leading zeros carry no value.
+        var first = 0
+        while first < total && digit(first) == 0 { first += 1 }
+        guard first < total else { self.init(significand: 0, scale: 0); return }
+        var count = total - first
+        var scale = (fracEnd - fracStart) - exponent
         // A positive exponent beyond the fraction appends zeros to the significand.
+        var appendedZeros = 0
         if scale < 0 {
-            guard digits.count - scale <= ExactDecimal.maxDigits else { throw .tooManyDigits }
-            digits.append(contentsOf: repeatElement(0, count: -scale))
+            guard count - scale <= ExactDecimal.maxDigits else { throw .tooManyDigits }
+            appendedZeros = -scale
             scale = 0
         }
         // Trailing zeros of the fraction do not count against the digit limit.
-        while scale > 0 && digits.count > 1 && digits.last == 0 { digits.removeLast(); scale -= 1 }
-        guard digits.count <= ExactDecimal.maxDigits, scale <= ExactDecimal.maxDigits else { throw .tooManyDigits }
+        while scale > 0 && count > 1 && digit(first + count - 1) == 0 { count -= 1; scale -= 1 }
+        guard count + appendedZeros <= ExactDecimal.maxDigits, scale <= ExactDecimal.maxDigits else { throw .tooManyDigits }
         var value: Int128 = 0
-        for d in digits { value = value * 10 + Int128(d) }
+        for k in first..<(first + count) { value = value * 10 + Int128(digit(k)) }
+        for _ in 0..<appendedZeros { value *= 10 }
         self.init(significand: negative ? -value : value, scale: scale)
     }
 

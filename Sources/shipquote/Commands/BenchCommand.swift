@@ -3,12 +3,13 @@ import ShippingRules
 
 /// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline (Bench/);
 /// `bench rules FILE|--generated [--quotes N]`: quotes per second on one thread;
-/// `bench sessions`: memory per tracked session.
+/// `bench sessions`: memory per tracked session; `bench stages`: the worker's CPU per event, stage by stage.
 /// Measurements for people, not timed tests: build with `-c release` before reading a figure.
 enum BenchCommand {
     static let help = """
     usage: shipquote bench [e2e] [flags]   end to end through Kafka; `shipquote bench --help` for its flags
            shipquote bench sessions [--count 1000000]
+           shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
 
@@ -21,6 +22,7 @@ enum BenchCommand {
     static func run(_ args: [String]) throws {
         switch args.first {
         case "sessions": return try SessionMemoryBench.run(Array(args.dropFirst()))
+        case "stages": return try StageBench.run(Array(args.dropFirst()))
         case "e2e": return try EndToEndBench.run(Array(args.dropFirst()))
         case "rules": break
         case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")

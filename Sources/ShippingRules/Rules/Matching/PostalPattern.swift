@@ -62,7 +62,8 @@ enum PostalPattern: Sendable, CustomStringConvertible {
         return normalized(b.hasSuffix("*") ? String(b.dropLast()) : b)
     }
 
-    /// `normalized` is `PostalPattern.normalized(raw)`; `raw` is the code as sent.
+    /// `normalized` is `PostalPattern.normalized(raw)`; `raw` is the code as sent, trimmed and
+    /// upper-cased (`PlaceName.code`), which is what a regex is matched against.
     func matches(normalized code: String, raw: String) -> Bool {
         switch self {
         case .exact(let value): return code == value
@@ -72,8 +73,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             let head = String(code.prefix(lower.count))
             return lower <= head && head <= upper
         case .regex(let re, _):
-            let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
-            return re.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return re.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
         }
     }
 

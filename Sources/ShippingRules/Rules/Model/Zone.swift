@@ -87,7 +87,8 @@ struct ResolvedAddress: Sendable {
         country = present(address.countryCode).map(PlaceName.code)
         state = present(address.state).map(PlaceName.code)
         city = foldCity ? present(address.city).map(PlaceName.fold) : present(address.city)
-        rawPostalCode = present(address.postalCode)
+        // Trimmed and upper-cased once here rather than for every regex it meets.
+        rawPostalCode = present(address.postalCode).map(PlaceName.code)
         postalCode = rawPostalCode.map(PostalPattern.normalized)
     }
 }

@@ -1,0 +1,167 @@
+/// Steps through the tokens of a JSON document in place, for readers that know the shape they
+/// expect and want no tree. It accepts a strict subset of what `JSONReader` accepts: strings
+/// without escapes or raw control characters, numbers in RFC 8259's grammar. Whatever falls
+/// outside that subset makes a step return nil, and the caller hands the document to
+/// `JSONReader`, which either reads it or says exactly what is wrong.
+struct JSONTokenCursor {
+    private let input: UnsafeBufferPointer<UInt8>
+    private var i = 0
+    /// Whether every string stepped over so far was printable ASCII (U+0020–007E): then no
+    /// text of the document can hold a control character, and one character is one byte.
+    private(set) var onlyPrintableASCII = true
+
+    init(_ input: UnsafeBufferPointer<UInt8>) { self.input = input }
+
+    /// What follows an object's `{` or a member's value.
+    enum Member {
+        case key(Range<Int>)
+        case end
+    }
+
+    mutating func skipWhitespace() {
+        while i < input.count {
+            switch input[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i += 1
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `byte` after optional whitespace.
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard i < input.count, input[i] == byte else { return false }
+        i += 1
+        return true
+    }
+
+    /// Whether only whitespace is left.
+    mutating func atEnd() -> Bool {
+        skipWhitespace()
+        return i == input.count
+    }
+
+    /// Consumes `null` if it comes next (after whitespace).
+    mutating func takeNull() -> Bool {
+        skipWhitespace()
+        guard i + 4 <= input.count, input[i] == UInt8(ascii: "n"), input[i + 1] == UInt8(ascii: "u"),
+              input[i + 2] == UInt8(ascii: "l"), input[i + 3] == UInt8(ascii: "l") else { return false }
+        i += 4
+        return true
+    }
+
+    /// Whether the next token opens a string (nothing is consumed).
+    mutating func atString() -> Bool {
+        skipWhitespace()
+        return i < input.count && input[i] == UInt8(ascii: "\"")
+    }
+
+    /// The first member of an object whose `{` was just taken, or the next one after a value:
+    /// the key's bytes (the `:` consumed) or the end (the `}` consumed); nil on anything else.
+    mutating func member(first: Bool) -> Member? {
+        if take(UInt8(ascii: "}")) { return .end }
+        if !first { guard take(UInt8(ascii: ",")) else { return nil } }
+        guard let (key, _) = string(), take(UInt8(ascii: ":")) else { return nil }
+        return .key(key)
+    }
+
+    /// Whether an array whose `[` was just taken goes on with another element (a `,` after the
+    /// first); false when it ends (the `]` consumed); nil on anything else.
+    mutating func element(first: Bool) -> Bool? {
+        if take(UInt8(ascii: "]")) { return false }
+        if first { return true }
+        return take(UInt8(ascii: ",")) ? true : nil
+    }
+
+    /// A string's content bytes (quotes excluded) and whether they are all ASCII. Nil for an
+    /// escape, a raw control character or an unterminated string.
+    mutating func string() -> (Range<Int>, ascii: Bool)? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = i
+        var high: UInt8 = 0
+        var printable = true
+        while i < input.count {
+            let byte = input[i]
+            if byte == UInt8(ascii: "\"") {
+                i += 1
+                if !printable { onlyPrintableASCII = false }
+                return (start..<(i - 1), high < 0x80)
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
+            high |= byte
+            printable = printable && byte < 0x7F
+            i += 1
+        }
+        return nil
+    }
+
+    /// A number literal's bytes, checked against the JSON grammar (no leading zeros, digits on
+    /// both sides of a point and after an exponent).
+    mutating func number() -> Range<Int>? {
+        skipWhitespace()
+        let start = i
+        if i < input.count && input[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < input.count, isDigit(input[i]) else { return nil }
+        if input[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < input.count && isDigit(input[i]) { return nil }
+        } else {
+            while i < input.count && isDigit(input[i]) { i += 1 }
+        }
+        if i < input.count && input[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() else { return nil }
+        }
+        if i < input.count && (input[i] == UInt8(ascii: "e") || input[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < input.count && (input[i] == UInt8(ascii: "+") || input[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digits() else { return nil }
+        }
+        return start..<i
+    }
+
+    private mutating func digits() -> Bool {
+        let start = i
+        while i < input.count && isDigit(input[i]) { i += 1 }
+        return i > start
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: reading what was stepped over
+
+    /// Whether the bytes in `range` are exactly `literal` (a key the reader knows).
+    func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
+        guard range.count == literal.utf8CodeUnitCount else { return false }
+        let known = literal.utf8Start
+        for k in 0..<range.count where input[range.lowerBound + k] != known[k] { return false }
+        return true
+    }
+
+    func bytes(_ range: Range<Int>, equal other: [UInt8]) -> Bool {
+        range.count == other.count && input[range].elementsEqual(other)
+    }
+
+    /// The bytes in `range`, valid while the document's buffer is.
+    func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: input[range]) }
+
+    /// A string's content as a `String`; nil when it is not valid UTF-8.
+    func text(_ range: Range<Int>, ascii: Bool) -> String? {
+        let slice = UnsafeBufferPointer(rebasing: input[range])
+        return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+    }
+
+    /// A number literal made of digits only (no sign, fraction or exponent) that fits `Int64`.
+    func wholeNumber(_ range: Range<Int>) -> Int64? {
+        var value: Int64 = 0
+        for k in range {
+            let digit = input[k] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(digit))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import QuoteContract
+import ShippingRules
+
+/// `shipquote bench stages [--rules FILE] [--events N]`: the worker's own work on one event, stage
+/// by stage and without Kafka, on the bench's events (8 addresses, a 2-item cart): decoding (the
+/// scanner the worker uses, and the full decoder it falls back to), quoting, and encoding the reply.
+/// It tells where a worker's CPU goes per event; `bench` tells what that means end to end.
+enum StageBench {
+    static let help = "usage: shipquote bench stages [--rules examples/rules/us-acme.yaml] [--events 200000]"
+
+    static func run(_ args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--rules", "--events"], flags: ["--help"])
+        if flags.has("--help") { return Output.line(help) }
+        let count = try flags.int("--events") ?? 200_000
+        guard count > 0 else { Output.fail("bench stages: --events must be positive") }
+        let rules = try RuleLibrary.load(path: flags.value("--rules") ?? "examples/rules/us-acme.yaml")
+        let occurredAt = Date(timeIntervalSince1970: 1_791_633_600)   // fixed, so runs compare
+        let merchant = rules.ruleSets.count > 1 ? rules.ruleSets[0].merchant : nil
+        let encoded: [(value: [UInt8], key: [UInt8])] = (0..<64).map { n in
+            let planned = LoadPlan.Event(session: Int32(n), sequence: Int32(n % 5 + 1))
+            return (BenchEvents.encode(planned, merchant: merchant, occurredAt: occurredAt),
+                    Array(BenchEvents.sessionID(Int32(n)).utf8))
+        }
+        let events = encoded.map { try! AddressChangeEvent.decode($0.value, key: $0.key).get() }
+        let results = events.map { rules.quote($0.quoteRequest(now: $0.occurredAt)) }
+        let replies = zip(events, results).map { event, result in
+            QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, outcome: outcome(result),
+                       rulesVersion: rules.version, computedAt: occurredAt)
+        }
+        Output.line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
+        var sink = 0
+        measure("decode (scanner, as the worker does)", count) { i in
+            let e = encoded[i % encoded.count]
+            if case .success(let event) = AddressChangeEvent.decode(e.value, key: e.key) { sink &+= Int(event.sequence) }
+        }
+        measure("decode (full decoder, the fallback)", count) { i in
+            let e = encoded[i % encoded.count]
+            if case .success(let event) = AddressChangeEvent.decodeThoroughly(e.value, checkingKey: true, key: e.key) {
+                sink &+= Int(event.sequence)
+            }
+        }
+        measure("quote", count) { i in
+            let event = events[i % events.count]
+            if case .update = rules.quote(event.quoteRequest(now: event.occurredAt)) { sink &+= 1 }
+        }
+        measure("encode reply", count) { i in sink &+= replies[i % replies.count].encode().count }
+        if sink == 42 { Output.line("") }   // keeps the work from being optimised away
+    }
+
+    private static func measure(_ name: String, _ count: Int, _ body: (Int) -> Void) {
+        for i in 0..<min(count, 1_000) { body(i) }   // warm up
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<count { body(i) }
+        let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start)
+        let perEvent = nanoseconds / Double(count) / 1_000
+        Output.line(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
+    }
+
+    private static func outcome(_ result: QuoteResult) -> ReplyOutcome {
+        switch result {
+        case .update(let update): .update(update)
+        case .keep: .keep
+        case .unserviceable(let errors): .unserviceable(errors)
+        case .rejected(let code, let reason): .rejected(reason: "\(code): \(reason)")
+        }
+    }
+}

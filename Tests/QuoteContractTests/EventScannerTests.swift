@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import QuoteContract
+import ShippingRules
+
+/// The scanner is a shortcut the worker takes for ordinary events; the full decoder is the
+/// authority. Whatever the scanner accepts must decode to the very same event through the full
+/// decoder, and whatever the full decoder refuses the scanner must refuse too.
+@Suite("Event scanner agrees with the full decoder")
+struct EventScannerTests {
+    /// What the two readers said of one document.
+    enum Agreement: Equatable {
+        /// Both read the same event: the shortcut was taken.
+        case scanned
+        /// The scanner passed it on; the full decoder read it.
+        case passedOnAndRead
+        /// The scanner passed it on; the full decoder refused it.
+        case passedOnAndRefused
+        /// They disagree (a bug): the scanner read something the full decoder refused or read differently.
+        case disagree(String)
+    }
+
+    static func compare(_ bytes: [UInt8], key: [UInt8]? = ContractFixtures.key) -> Agreement {
+        let full = AddressChangeEvent.decodeThoroughly(bytes, checkingKey: key != nil, key: key)
+        let scanned = bytes.withUnsafeBufferPointer { EventScanner.event($0, checkingKey: key != nil, key: key) }
+        switch (scanned, full) {
+        case (let event?, .success(let expected)):
+            return event == expected ? .scanned : .disagree("scanned \(event), the full decoder read \(expected)")
+        case (let event?, .failure(let rejection)):
+            return .disagree("scanned \(event), the full decoder refused it: \(rejection)")
+        case (nil, .success): return .passedOnAndRead
+        case (nil, .failure): return .passedOnAndRefused
+        }
+    }
+
+    @Test("the CONTRACT example is taken by the scanner, to the same event")
+    func contractExample() {
+        #expect(Self.compare(ContractFixtures.exampleBytes) == .scanned)
+        #expect(Self.compare(ContractFixtures.exampleBytes, key: nil) == .scanned)
+    }
+
+    @Test("the encoder's own output (compact, every optional present) is taken by the scanner")
+    func encodedEvent() throws {
+        var event = try ContractFixtures.decode(ContractFixtures.exampleBytes).get()
+        event.cart.subtotal = Money(minorUnits: 5_000, currency: .usd)
+        #expect(Self.compare(event.encode()) == .scanned)
+        event.cart = Cart(items: [], discounts: [], subtotal: Money(minorUnits: 1_999, currency: .usd))
+        #expect(Self.compare(event.encode()) == .scanned)
+    }
+
+    @Test("non-ASCII text is read by the scanner when it is valid UTF-8",
+          arguments: ["São Paulo", "Zürich", "東京", "Montréal 🚚"])
+    func nonASCIIText(city: String) {
+        let bytes = ContractFixtures.example(setting: "shipping_address.city", to: .string(city))
+        #expect(Self.compare(bytes) == .scanned)
+        let event = try? ContractFixtures.decode(bytes).get()
+        #expect(event?.shippingAddress.city == city)
+    }
+
+    @Test("what the scanner does not handle goes to the full decoder, which reads it", arguments: [
+        #"{"version":1,"session_id":"s","sequence":1,"payment_method_type":"APPLE_PAY","trigger":"sheet_opened","currency":"USD","shipping_address":{},"cart":{},"occurred_at":"2026-10-10T12:00:00Z","extra":{"a":[1,2]}}"#,
+        #"{"version":1,"session_id":"s","sequence":1,"payment_method_type":"APPLE\u005fPAY","trigger":"sheet_opened","currency":"USD","shipping_address":{},"cart":{},"occurred_at":"2026-10-10T12:00:00Z"}"#,
+        #"{"version":1,"session_id":"s","sequence":1,"payment_method_type":"APPLE_PAY","trigger":"sheet_opened","currency":"USD","shipping_address":{"street_hint":null},"cart":{},"occurred_at":"2026-10-10T12:00:00Z"}"#,
+    ])
+    func passedOnButValid(text: String) {
+        #expect(Self.compare(Array(text.utf8), key: Array("s".utf8)) == .passedOnAndRead)
+    }
+
+    @Test("every saved event and every hostile fixture: the two readers agree")
+    func savedFiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var outcomes: [String: Agreement] = [:]
+        for folder in ["examples/events", "Tests/QuoteWorkerTests/Fixtures/hostile"] {
+            let directory = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".json") {
+                let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+                outcomes[name] = Self.compare(bytes, key: nil)
+            }
+        }
+        #expect(outcomes.count >= 26)
+        for (name, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
+            if case .disagree(let why) = outcome { Issue.record("\(name): \(why)") }
+        }
+        #expect(outcomes["contract-example.json"] == .scanned)
+        #expect(outcomes["sheet-opened-partial-address.json"] == .scanned)
+        #expect(outcomes["not_json--duplicate-key.json"] == .passedOnAndRefused)
+        #expect(outcomes["invalid_field--sequence-minus-zero.json"] == .passedOnAndRefused)
+    }
+
+    @Test("every prefix of the example is refused by both")
+    func truncations() {
+        let bytes = ContractFixtures.exampleBytes
+        for length in 0..<bytes.count where !bytes[..<length].allSatisfy({ $0 == 0x20 || $0 == 0x0A }) || length == 0 {
+            let outcome = Self.compare(Array(bytes[..<length]))
+            #expect(outcome == .passedOnAndRefused, "prefix of \(length) bytes: \(outcome)")
+        }
+    }
+
+    /// Every byte of the compact example replaced, in turn, by bytes that matter to JSON, to
+    /// UTF-8 or to the contract's text rules: the readers agree on each of the variants.
+    @Test("one byte changed anywhere in the event: the readers agree on every variant")
+    func singleByteMutations() throws {
+        let event = try ContractFixtures.decode(ContractFixtures.exampleBytes).get()
+        let bytes = event.encode()
+        let replacements: [UInt8] = [0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x30, 0x31, 0x39, 0x2D, 0x2E, 0x65,
+                                     0x20, 0x09, 0x00, 0x1F, 0x7F, 0xC2, 0xFF, 0x61, 0x41, 0x6E]
+        var counts: [String: Int] = [:]
+        for index in bytes.indices {
+            for replacement in replacements where replacement != bytes[index] {
+                var variant = bytes
+                variant[index] = replacement
+                let outcome = Self.compare(variant)
+                switch outcome {
+                case .disagree(let why): Issue.record("byte \(index) → \(replacement): \(why)")
+                case .scanned: counts["scanned", default: 0] += 1
+                case .passedOnAndRead: counts["read", default: 0] += 1
+                case .passedOnAndRefused: counts["refused", default: 0] += 1
+                }
+            }
+        }
+        // Labels and ids take most letters and digits, so many variants are still valid events
+        // and the scanner must have read those; most breaks must have been refused by both.
+        #expect(counts["scanned", default: 0] > 1_000)
+        #expect(counts["refused", default: 0] > 5_000)
+    }
+
+    @Test("values at the edges of each rule: the readers agree", arguments: [
+        ("sequence", JSONValue.number("0")), ("sequence", .number("9223372036854775807")), ("sequence", .number("9223372036854775808")),
+        ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .string("7")), ("version", .number("1.0")),
+        ("version", .number("2")), ("session_id", .string("")), ("session_id", .string(String(repeating: "é", count: 128))),
+        ("session_id", .string(String(repeating: "x", count: 129))), ("event_id", .null), ("event_id", .string("a\u{7F}b")),
+        ("event_id", .string("a\u{85}b")), ("merchant", .string("")), ("currency", .string("XXX")), ("currency", .string("JPY")),
+        ("trigger", .string("address_Changed")), ("shipping_address.country_code", .string("us")),
+        ("shipping_address.country_code", .string("USA")), ("shipping_address.city", .null), ("shipping_address", .null),
+        ("cart.items[0].quantity", .number("1000000")), ("cart.items[0].quantity", .number("1000001")),
+        ("cart.items[0].quantity", .number("0")), ("cart.items[0].unit_amount.value", .number("25.001")),
+        ("cart.items[0].unit_amount.value", .string("25.10")), ("cart.items[0].unit_amount.value", .number("2.5e1")),
+        ("cart.items[0].unit_amount.value", .number("-1")), ("cart.items[0].unit_amount.value", .string(" 25")),
+        ("cart.items[0].unit_amount.currency", .string("EUR")), ("cart.items[0].weight_grams", .number("-0")),
+        ("cart.items[0].weight_grams", .number("1000000001")), ("cart.items[0].label", .string("T\u{9F}shirt")),
+        ("cart.items[0].tax_category", .string("")), ("cart.discounts[0].amount.value", .number("5.00")),
+        ("cart.discounts[0].amount.value", .number("0")), ("cart.subtotal", amount("USD", .number("50.00"))),
+        ("cart.subtotal", amount("USD", .number("49.99"))), ("cart.items", .null), ("cart.items", .array([])), ("cart.discounts", .object(JSONObject())),
+        ("occurred_at", .string("2026-10-10T12:00:00+02:00")), ("occurred_at", .string("2026-02-30T12:00:00Z")),
+        ("reply_by", .string("2026-10-10 12:00:25Z")), ("selected_shipping_method_id", .string("")),
+    ])
+    func edges(path: String, value: JSONValue) {
+        let outcome = Self.compare(ContractFixtures.example(setting: path, to: value))
+        if case .disagree(let why) = outcome { Issue.record("\(path): \(why)") }
+    }
+}
