@@ -49,7 +49,7 @@ import Testing
         #expect(s.shutdownGrace == .seconds(15))              // env over file
         #expect(s.defaultTimeToLive == 40)                    // file over default
         #expect(s.rulesPath == "/from-file")
-        #expect(s.maxBatch == 500)                            // default
+        #expect(s.maxBatch == 2000)                           // default
         #expect(s.kafka["linger.ms"] == "9")                  // -X over kafka. in the file
         #expect(s.kafka["sasl.username"] == "env-user")       // SHIPQUOTE_KAFKA_ over kafka. in the file
         #expect(s.kafka["group.id"] == "file-group")
@@ -59,7 +59,7 @@ import Testing
         #expect(s.printed.contains("log-level=debug  # flag --log-level"))
         #expect(s.printed.contains("shutdown-grace=15  # environment SHIPQUOTE_SHUTDOWN_GRACE"))
         #expect(s.printed.contains("default-ttl=40  # \(config):5"))
-        #expect(s.printed.contains("max-batch=500  # default"))
+        #expect(s.printed.contains("max-batch=2000  # default"))
     }
 
     @Test func aDedicatedSettingBeatsThePassThroughPropertyOnlyAtTheSameLevel() throws {

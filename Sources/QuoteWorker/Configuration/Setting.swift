@@ -31,7 +31,7 @@ public struct Setting: Sendable, Hashable {
     public static let defaultTTL = Setting("default-ttl", "SECONDS", "expiry of events without reply_by, from occurred_at (0: never)", default: "30")
     public static let shutdownGrace = Setting("shutdown-grace", "SECONDS", "time to deliver in-flight replies on SIGTERM", default: "10")
     public static let sessionIdleTimeout = Setting("session-idle-timeout", "SECONDS", "forget a session (and delete its state) after this long without events", default: "3600")
-    public static let maxBatch = Setting("max-batch", "N", "most records handled in one turn of the loop", default: "500")
+    public static let maxBatch = Setting("max-batch", "N", "most records handled in one turn of the loop", default: "2000")
     public static let logLevel = Setting("log-level", "LEVEL", "debug, info, warning or error", default: "info")
     public static let metricsListen = Setting("metrics-listen", "HOST:PORT", "serve /metrics, /healthz, /readyz here (off when unset)")
     public static let healthStaleAfter = Setting("health-stale-after", "SECONDS", "/healthz fails when the loop has not turned for this long", default: "30")

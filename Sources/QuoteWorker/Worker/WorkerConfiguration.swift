@@ -32,7 +32,7 @@ public struct WorkerConfiguration: Sendable {
     public var stallLimit: Duration? = nil
 
     public init(topics: Topics = .defaults, kafka: KafkaConfiguration = KafkaConfiguration(),
-                maxBatch: Int = 500, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
+                maxBatch: Int = 2000, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
                 defaultTimeToLive: TimeInterval? = 30, shutdownGrace: Duration = .seconds(10),
                 sessionIdleTimeout: TimeInterval = 3600, sessionSweepInterval: Duration = .seconds(60),
                 restoreTimeout: Duration = .seconds(120)) {

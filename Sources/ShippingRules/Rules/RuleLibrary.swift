@@ -60,19 +60,33 @@ public struct RuleLibrary: Sendable {
 
     /// The rule set for a merchant, or why there is none.
     public func select(merchant: String?) -> Selection {
+        switch choose(merchant: merchant) {
+        case .index(let i): return .ruleSet(ruleSets[i])
+        case .rejected(let code, let reason): return .rejected(code: code, reason: reason)
+        }
+    }
+
+    /// Which rule set serves `merchant`, by position: quoting through it borrows the rule set
+    /// where it lies instead of copying it (a copy retains every one of its members).
+    private enum Choice {
+        case index(Int)
+        case rejected(code: String, reason: String)
+    }
+
+    private func choose(merchant: String?) -> Choice {
         if let merchant {
-            if let i = byMerchant[merchant] { return .ruleSet(ruleSets[i]) }
-            if ruleSets.count == 1 && ruleSets[0].merchant == nil { return .ruleSet(ruleSets[0]) }
+            if let i = byMerchant[merchant] { return .index(i) }
+            if ruleSets.count == 1 && ruleSets[0].merchant == nil { return .index(0) }
             return .rejected(code: "MERCHANT_UNKNOWN", reason: "no rules are loaded for this merchant")
         }
-        if ruleSets.count == 1 { return .ruleSet(ruleSets[0]) }
+        if ruleSets.count == 1 { return .index(0) }
         return .rejected(code: "MERCHANT_REQUIRED", reason: "several merchants are served; the event must name one")
     }
 
     /// Quotes without building the explain trace: this is the worker's hot path.
     public func quote(_ request: QuoteRequest) -> QuoteResult {
-        switch select(merchant: request.merchant) {
-        case .ruleSet(let set): return set.quote(request)
+        switch choose(merchant: request.merchant) {
+        case .index(let i): return ruleSets[i].quote(request)
         case .rejected(let code, let reason): return .rejected(code: code, reason: reason)
         }
     }

@@ -29,7 +29,7 @@ struct BenchSettings {
     /// After producing, how long replies may take to arrive before the rest count as missing.
     var drainTimeout: Double = 30
     var partitions = 8
-    var maxBatch = 500
+    var maxBatch = 2000
     var compare = false
     var echo = true
     var json = false
@@ -41,7 +41,7 @@ struct BenchSettings {
     static let help = """
     usage: shipquote bench [e2e] [--workers 1] [--rules examples/rules/us-acme.yaml] [--sessions 1000]
                            [--rate max|N] [--burst-fraction 0.1] [--events 50000] [--duration 60]
-                           [--partitions 8] [--max-batch 500] [--drain-timeout 30] [--bootstrap-servers HOST:PORT]
+                           [--partitions 8] [--max-batch 2000] [--drain-timeout 30] [--bootstrap-servers HOST:PORT]
                            [--compare] [--no-echo] [--json] [--svg FILE] [--no-progress] [-X key=value ...]
            shipquote bench rules FILE | --generated     quotes per second for a rule set on one thread
            shipquote bench sessions [--count 1000000]   memory per tracked session
