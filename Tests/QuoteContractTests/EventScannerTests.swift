@@ -3,7 +3,7 @@ import Testing
 @testable import QuoteContract
 import ShippingRules
 
-/// The scanner is a shortcut the worker takes for ordinary events; the full decoder is the
+/// The scanner (`ScannedEvent`) is a shortcut the worker takes for ordinary events; the full decoder is the
 /// authority. Whatever the scanner accepts must decode to the very same event through the full
 /// decoder, and whatever the full decoder refuses the scanner must refuse too.
 @Suite("Event scanner agrees with the full decoder")
@@ -22,7 +22,13 @@ struct EventScannerTests {
 
     static func compare(_ bytes: [UInt8], key: [UInt8]? = ContractFixtures.key) -> Agreement {
         let full = AddressChangeEvent.decodeThoroughly(bytes, checkingKey: key != nil, key: key)
-        let scanned = bytes.withUnsafeBufferPointer { EventScanner.event($0, checkingKey: key != nil, key: key) }
+        let scan = ScannedEvent(bytes, checkingKey: key != nil, key: key)
+        let scanned = scan?.event()
+        // What the scan makes at once must be what the built event holds.
+        if let scan, let scanned, scan.sessionID != scanned.sessionID || scan.sequence != scanned.sequence
+            || scan.eventID != scanned.eventID || scan.occurredAt != scanned.occurredAt || scan.replyBy != scanned.replyBy {
+            return .disagree("the scan's session, sequence, event id or times differ from its event's")
+        }
         switch (scanned, full) {
         case (let event?, .success(let expected)):
             return event == expected ? .scanned : .disagree("scanned \(event), the full decoder read \(expected)")

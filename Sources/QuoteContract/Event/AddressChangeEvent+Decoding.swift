@@ -21,14 +21,12 @@ extension AddressChangeEvent {
     }
 
     private static func decode(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<AddressChangeEvent, EventRejection> {
-        if let event = bytes.withUnsafeBufferPointer({ EventScanner.event($0, checkingKey: checkingKey, key: key) }) {
-            return .success(event)
-        }
+        if let scanned = ScannedEvent(bytes, checkingKey: checkingKey, key: key) { return .success(scanned.event()) }
         return decodeThoroughly(bytes, checkingKey: checkingKey, key: key)
     }
 
     /// The full decoder: a JSON tree, then every rule in the contract's order. It is the
-    /// authority; `EventScanner` only takes the common case off its hands.
+    /// authority; `ScannedEvent` only takes the common case off its hands.
     public static func decodeThoroughly(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<AddressChangeEvent, EventRejection> {
         guard bytes.count <= EventLimits.maxBytes else {
             return .failure(EventRejection(code: .tooLarge, message: "the event is larger than \(EventLimits.maxBytes) bytes"))

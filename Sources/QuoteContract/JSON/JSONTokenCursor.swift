@@ -145,12 +145,6 @@ struct JSONTokenCursor {
     /// The bytes in `range`, valid while the document's buffer is.
     func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: input[range]) }
 
-    /// A string's content as a `String`; nil when it is not valid UTF-8.
-    func text(_ range: Range<Int>, ascii: Bool) -> String? {
-        let slice = UnsafeBufferPointer(rebasing: input[range])
-        return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
-    }
-
     /// A number literal made of digits only (no sign, fraction or exponent) that fits `Int64`.
     func wholeNumber(_ range: Range<Int>) -> Int64? {
         var value: Int64 = 0

@@ -124,7 +124,7 @@ public final class Worker: @unchecked Sendable {
     private func handle(_ batch: [KafkaMessage]) {
         metrics.eventReceived(count: batch.count)
         let now = clock.now()
-        let decoded = batch.map { AddressChangeEvent.decode($0.value, key: $0.key) }
+        let decoded = batch.map(ReadEvent.read)
         // Conflation: within what was fetched, only each session's newest event is quoted.
         var newest: [String: Int64] = [:]
         for case .success(let event) in decoded {
@@ -142,7 +142,7 @@ public final class Worker: @unchecked Sendable {
         metrics.setTrackedSessions(gate.trackedSessions)
     }
 
-    private func answer(_ event: AddressChangeEvent, message: KafkaMessage, newestInBatch: Int64, now: Date) {
+    private func answer(_ event: ReadEvent, message: KafkaMessage, newestInBatch: Int64, now: Date) {
         let tp = message.topicPartition
         if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return drop(event, message: message, reason: reason)
@@ -161,7 +161,7 @@ public final class Worker: @unchecked Sendable {
         // Quoted at the moment the customer acted, not when the worker got to it: a replay after a
         // crash then gives the very same update.
         let quoteStarted = ContinuousClock.now
-        let result = engine.quote(event.quoteRequest(now: event.occurredAt))
+        let result = engine.quote(event.event().quoteRequest(now: event.occurredAt))
         metrics.observeQuoteDuration(ContinuousClock.now - quoteStarted)
         // Rule 2 of the sequence check: a newer event may have been taken while this one was quoted.
         guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else {
@@ -182,13 +182,13 @@ public final class Worker: @unchecked Sendable {
                                  "event_id": .text(event.eventID ?? ""), "outcome": .text(outcome.name)])
     }
 
-    private func isExpired(_ event: AddressChangeEvent, now: Date) -> Bool {
+    private func isExpired(_ event: ReadEvent, now: Date) -> Bool {
         if let replyBy = event.replyBy { return replyBy <= now }
         if let ttl = configuration.defaultTimeToLive { return event.occurredAt.addingTimeInterval(ttl) <= now }
         return false
     }
 
-    private func drop(_ event: AddressChangeEvent, message: KafkaMessage, reason: DropReason, registered: Bool = false) {
+    private func drop(_ event: ReadEvent, message: KafkaMessage, reason: DropReason, registered: Bool = false) {
         metrics.dropped(reason)
         if !registered { offsets.register(message.topicPartition, offset: message.offset, deliveries: 0) }
         logger.debug("dropped", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),

@@ -4,7 +4,8 @@ import ShippingRules
 
 /// `shipquote bench stages [--rules FILE] [--events N]`: the worker's own work on one event, stage
 /// by stage and without Kafka, on the bench's events (8 addresses, a 2-item cart): decoding (the
-/// scanner the worker uses, and the full decoder it falls back to), quoting, and encoding the reply.
+/// scan every event gets, the whole event a quoted one gets, and the full decoder the scan falls
+/// back to), quoting, and encoding the reply.
 /// It tells where a worker's CPU goes per event; `bench` tells what that means end to end.
 enum StageBench {
     static let help = "usage: shipquote bench stages [--rules examples/rules/us-acme.yaml] [--events 200000]"
@@ -30,9 +31,13 @@ enum StageBench {
         }
         Output.line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
         var sink = 0
-        measure("decode (scanner, as the worker does)", count) { i in
+        measure("decode (scan, then build the event)", count) { i in
             let e = encoded[i % encoded.count]
             if case .success(let event) = AddressChangeEvent.decode(e.value, key: e.key) { sink &+= Int(event.sequence) }
+        }
+        measure("scan only (a superseded event's cost)", count) { i in
+            let e = encoded[i % encoded.count]
+            if let scanned = ScannedEvent(e.value, key: e.key) { sink &+= Int(scanned.sequence) }
         }
         measure("decode (full decoder, the fallback)", count) { i in
             let e = encoded[i % encoded.count]

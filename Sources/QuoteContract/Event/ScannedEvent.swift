@@ -1,0 +1,457 @@
+import Foundation
+import ShippingRules
+
+/// An event read by the quick path: one pass over the bytes, no JSON tree, every rule of the
+/// contract checked, and the fields kept as positions in the bytes. What the sequence check
+/// needs (session, sequence, times) is made at once; the address and the cart only when the
+/// event is quoted, so an event dropped as superseded never pays for its strings.
+///
+/// The scanner reads only what it is sure of: an escape in a string, a member the contract does
+/// not name, a key given twice, a `null` where a value is required, or any broken rule make
+/// `init` answer nil, and the bytes go to the full decoder, which accepts them or names the
+/// field that is wrong. So it never accepts what the full decoder refuses, and what it accepts
+/// builds the same event (the tests compare the two on every fixture, every prefix and every
+/// one-byte change of an event).
+public struct ScannedEvent: Sendable {
+    public let sessionID: String
+    public let sequence: Int64
+    public let eventID: String?
+    public let occurredAt: Date
+    public let replyBy: Date?
+    private let bytes: [UInt8]
+    private let raw: RawEvent
+    private let currency: Currency
+    /// Set when checking the rules already needed the whole event (non-ASCII text, a subtotal).
+    private let built: AddressChangeEvent?
+
+    /// Reads a Kafka record's value; `key` must equal the session id (nil: the record had none).
+    public init?(_ bytes: [UInt8], key: [UInt8]?) { self.init(bytes, checkingKey: true, key: key) }
+
+    init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) {
+        guard bytes.count <= EventLimits.maxBytes else { return nil }
+        let scanned: (RawEvent, Facts, AddressChangeEvent?)? = bytes.withUnsafeBufferPointer { input in
+            var cursor = JSONTokenCursor(input)
+            guard var raw = RawEvent(&cursor), cursor.atEnd() else { return nil }
+            raw.plain = cursor.onlyPrintableASCII
+            guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
+            if raw.plain && raw.cart?.subtotal == nil {
+                return raw.holdsWithoutBuilding(cursor, facts) ? (raw, facts, nil) : nil
+            }
+            guard let event = raw.build(cursor, facts) else { return nil }
+            return (raw, facts, event)
+        }
+        guard let (raw, facts, built) = scanned else { return nil }
+        self.bytes = bytes
+        self.raw = raw
+        self.built = built
+        currency = facts.currency
+        sessionID = facts.sessionID
+        sequence = facts.sequence
+        eventID = facts.eventID
+        occurredAt = facts.occurredAt
+        replyBy = facts.replyBy
+    }
+
+    /// The whole event, its strings and cart made now.
+    public func event() -> AddressChangeEvent {
+        if let built { return built }
+        let facts = Facts(sessionID: sessionID, sequence: sequence, eventID: eventID, currency: currency,
+                          occurredAt: occurredAt, replyBy: replyBy)
+        // The rules were checked in `init`; building cannot fail on bytes that passed them.
+        return bytes.withUnsafeBufferPointer { raw.build(JSONTokenCursor($0), facts)! }
+    }
+}
+
+/// The fields every event needs before it is quoted, made as soon as the event is read.
+struct Facts {
+    let sessionID: String
+    let sequence: Int64
+    let eventID: String?
+    let currency: Currency
+    let occurredAt: Date
+    let replyBy: Date?
+}
+
+/// Where each member's value lies in the bytes, before the contract's rules are applied.
+struct RawEvent: Sendable {
+    var versionIsOne = false
+    var sessionID: Range<Int>?
+    var sequence: Int64?
+    var eventID: Range<Int>?
+    var merchant: Range<Int>?
+    var paymentMethodType: Range<Int>?
+    var trigger: QuoteTrigger?
+    var currency: Range<Int>?
+    var address: RawAddress?
+    var cart: RawCart?
+    var selected: Range<Int>?
+    var occurredAt: Range<Int>?
+    var replyBy: Range<Int>?
+    /// Every string of the document was printable ASCII.
+    var plain = false
+
+    /// Keys in the order of the seen-bit each one takes.
+    private static let keys: [StaticString] = [
+        "version", "event_id", "session_id", "sequence", "merchant", "payment_method_type", "trigger", "currency",
+        "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
+    ]
+
+    init?(_ c: inout JSONTokenCursor) {
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt32 = 0
+        var first = true
+        while true {
+            guard let member = c.member(first: first) else { return nil }
+            first = false
+            guard case .key(let key) = member else { break }
+            guard let index = RawEvent.keys.firstIndex(where: { c.bytes(key, equal: $0) }) else { return nil }
+            let bit: UInt32 = 1 << UInt32(index)
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
+            if c.takeNull() { continue }
+            switch index {
+            case 0:
+                guard let number = c.number(), c.bytes(number, equal: "1") else { return nil }
+                versionIsOne = true
+            case 1: guard let (range, _) = c.string() else { return nil }; eventID = range
+            case 2: guard let (range, _) = c.string() else { return nil }; sessionID = range
+            case 3:
+                guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }
+                sequence = value
+            case 4: guard let (range, _) = c.string() else { return nil }; merchant = range
+            case 5: guard let (range, _) = c.string() else { return nil }; paymentMethodType = range
+            case 6:
+                guard let (range, _) = c.string() else { return nil }
+                if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
+                else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
+                else { return nil }
+            case 7: guard let (range, _) = c.string() else { return nil }; currency = range
+            case 8: guard let value = RawAddress(&c) else { return nil }; address = value
+            case 9: guard let value = RawCart(&c) else { return nil }; cart = value
+            case 10: guard let (range, _) = c.string() else { return nil }; selected = range
+            case 11: guard let (range, _) = c.string() else { return nil }; occurredAt = range
+            default: guard let (range, _) = c.string() else { return nil }; replyBy = range
+            }
+        }
+    }
+
+    /// The members every event must have, read and checked; nil when one is missing or broken.
+    func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?) -> Facts? {
+        guard versionIsOne, let sessionID, let sequence, sequence >= 1, let currencyRange = currency,
+              let currency = Currency(code: c.asciiText(currencyRange)), paymentMethodType != nil, trigger != nil,
+              address != nil, cart != nil, let occurredAt,
+              let occurred = RFC3339.parse(utf8: c.slice(occurredAt)) else { return nil }
+        if checkingKey {
+            guard let key, c.bytes(sessionID, equal: key) else { return nil }
+        }
+        var deadline: Date?
+        if let replyBy {
+            guard let parsed = RFC3339.parse(utf8: c.slice(replyBy)) else { return nil }
+            deadline = parsed
+        }
+        guard let session = c.text(sessionID, plain: plain),
+              TextRule.isIdentifier(session, maxLength: EventLimits.maxSessionIDLength, plain: plain) else { return nil }
+        var event: String?
+        if let eventID {
+            guard let text = c.text(eventID, plain: plain),
+                  TextRule.isIdentifier(text, maxLength: EventLimits.maxEventIDLength, plain: plain) else { return nil }
+            event = text
+        }
+        return Facts(sessionID: session, sequence: sequence, eventID: event, currency: currency,
+                     occurredAt: occurred, replyBy: deadline)
+    }
+
+    /// The rest of the rules, for a document whose strings are all printable ASCII (so an id is
+    /// valid when it is not empty, a label always) and that has no subtotal, without making a
+    /// single string.
+    func holdsWithoutBuilding(_ c: JSONTokenCursor, _ facts: Facts) -> Bool {
+        guard let paymentMethodType, let address, let cart, !paymentMethodType.isEmpty,
+              merchant.map({ !$0.isEmpty }) ?? true, selected.map({ !$0.isEmpty }) ?? true,
+              address.countryIsValid(c) else { return false }
+        for line in cart.items where line.checkedItem(c, currency: facts.currency) == nil { return false }
+        for line in cart.discounts where line.checkedDiscount(c, currency: facts.currency) == nil { return false }
+        return true
+    }
+
+    /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
+    func build(_ c: JSONTokenCursor, _ facts: Facts) -> AddressChangeEvent? {
+        guard let paymentMethodType, let trigger, let address, let cart,
+              let payment = c.text(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
+              address.countryIsValid(c), let shippingAddress = address.address(c, plain: plain),
+              let checkedCart = cart.cart(c, currency: facts.currency, plain: plain) else { return nil }
+        var merchantText: String?
+        if let merchant {
+            guard let text = c.text(merchant, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
+            merchantText = text
+        }
+        var selectedText: String?
+        if let selected {
+            guard let text = c.text(selected, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
+            selectedText = text
+        }
+        return AddressChangeEvent(eventID: facts.eventID, sessionID: facts.sessionID, sequence: facts.sequence,
+                                  merchant: merchantText, paymentMethodType: payment, trigger: trigger,
+                                  currency: facts.currency, shippingAddress: shippingAddress, cart: checkedCart,
+                                  selectedShippingMethodID: selectedText, occurredAt: facts.occurredAt,
+                                  replyBy: facts.replyBy)
+    }
+}
+
+struct RawAddress: Sendable {
+    var city: Range<Int>?
+    var state: Range<Int>?
+    var postalCode: Range<Int>?
+    var country: Range<Int>?
+
+    init?(_ c: inout JSONTokenCursor) {
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt8 = 0
+        var first = true
+        while true {
+            guard let member = c.member(first: first) else { return nil }
+            first = false
+            guard case .key(let key) = member else { break }
+            let index: UInt8
+            if c.bytes(key, equal: "city") { index = 0 }
+            else if c.bytes(key, equal: "state") { index = 1 }
+            else if c.bytes(key, equal: "postal_code") { index = 2 }
+            else if c.bytes(key, equal: "country_code") { index = 3 }
+            else { return nil }
+            guard seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            if c.takeNull() { continue }
+            guard let (range, _) = c.string() else { return nil }
+            switch index {
+            case 0: city = range
+            case 1: state = range
+            case 2: postalCode = range
+            default: country = range
+            }
+        }
+    }
+
+    /// Absent, or two upper-case letters.
+    func countryIsValid(_ c: JSONTokenCursor) -> Bool {
+        guard let country else { return true }
+        let bytes = c.slice(country)
+        return bytes.count == 2 && bytes.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    }
+
+    func address(_ c: JSONTokenCursor, plain: Bool) -> PartialAddress? {
+        func text(_ range: Range<Int>?) -> String?? {
+            guard let range else { return .some(nil) }
+            return c.text(range, plain: plain).map { .some($0) }
+        }
+        guard let city = text(city), let state = text(state), let postalCode = text(postalCode),
+              let country = text(country) else { return nil }
+        return PartialAddress(city: city, state: state, postalCode: postalCode, countryCode: country)
+    }
+}
+
+struct RawCart: Sendable {
+    var items: [RawLine] = []
+    var discounts: [RawLine] = []
+    var subtotal: RawAmount?
+
+    init?(_ c: inout JSONTokenCursor) {
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt8 = 0
+        var first = true
+        while true {
+            guard let member = c.member(first: first) else { return nil }
+            first = false
+            guard case .key(let key) = member else { break }
+            let index: UInt8
+            if c.bytes(key, equal: "items") { index = 0 }
+            else if c.bytes(key, equal: "discounts") { index = 1 }
+            else if c.bytes(key, equal: "subtotal") { index = 2 }
+            else { return nil }
+            guard seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            if c.takeNull() { continue }
+            switch index {
+            case 0: guard let lines = RawCart.lines(&c, isItem: true) else { return nil }; items = lines
+            case 1: guard let lines = RawCart.lines(&c, isItem: false) else { return nil }; discounts = lines
+            default: guard let amount = RawAmount(&c) else { return nil }; subtotal = amount
+            }
+        }
+    }
+
+    private static func lines(_ c: inout JSONTokenCursor, isItem: Bool) -> [RawLine]? {
+        guard c.take(UInt8(ascii: "[")) else { return nil }
+        var lines: [RawLine] = []
+        var first = true
+        while true {
+            guard let more = c.element(first: first) else { return nil }
+            first = false
+            guard more else { return lines }
+            guard lines.count < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
+            lines.append(line)
+        }
+    }
+
+    func cart(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Cart? {
+        var cartItems: [CartItem] = []
+        cartItems.reserveCapacity(items.count)
+        for line in items {
+            guard let item = line.item(c, currency: currency, plain: plain) else { return nil }
+            cartItems.append(item)
+        }
+        var cartDiscounts: [Discount] = []
+        cartDiscounts.reserveCapacity(discounts.count)
+        for line in discounts {
+            guard let discount = line.discount(c, currency: currency, plain: plain) else { return nil }
+            cartDiscounts.append(discount)
+        }
+        var total: Money?
+        if let subtotal {
+            guard let amount = subtotal.money(c, currency: currency), !amount.isNegative else { return nil }
+            if !cartItems.isEmpty && amount != cartItems.map(\.lineAmount).sum(in: currency) { return nil }
+            total = amount
+        }
+        return Cart(items: cartItems, discounts: cartDiscounts, subtotal: total)
+    }
+}
+
+/// A cart item or a discount: the members both have, and the item's own.
+struct RawLine: Sendable {
+    var id: Range<Int>?
+    var label: Range<Int>?
+    var quantity: Int64?
+    var amount: RawAmount?
+    var taxCategory: Range<Int>?
+    var weightGrams: Int64?
+
+    init?(_ c: inout JSONTokenCursor, isItem: Bool) {
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt8 = 0
+        var first = true
+        while true {
+            guard let member = c.member(first: first) else { return nil }
+            first = false
+            guard case .key(let key) = member else { break }
+            let index: UInt8
+            if c.bytes(key, equal: "id") { index = 0 }
+            else if c.bytes(key, equal: "label") { index = 1 }
+            else if isItem ? c.bytes(key, equal: "unit_amount") : c.bytes(key, equal: "amount") { index = 2 }
+            else if isItem && c.bytes(key, equal: "quantity") { index = 3 }
+            else if isItem && c.bytes(key, equal: "tax_category") { index = 4 }
+            else if isItem && c.bytes(key, equal: "weight_grams") { index = 5 }
+            else { return nil }
+            guard seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            if c.takeNull() { continue }
+            switch index {
+            case 0: guard let (range, _) = c.string() else { return nil }; id = range
+            case 1: guard let (range, _) = c.string() else { return nil }; label = range
+            case 2: guard let value = RawAmount(&c) else { return nil }; amount = value
+            case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }; quantity = value
+            case 4: guard let (range, _) = c.string() else { return nil }; taxCategory = range
+            default: guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }; weightGrams = value
+            }
+        }
+    }
+
+    /// An item's numeric rules (its texts are checked by the caller): the unit amount, or nil.
+    func checkedItem(_ c: JSONTokenCursor, currency: Currency) -> Money? {
+        guard let id, label != nil, let quantity, let amount, !id.isEmpty, (1...EventLimits.maxQuantity).contains(quantity),
+              taxCategory.map({ !$0.isEmpty }) ?? true,
+              weightGrams.map({ (0...EventLimits.maxWeightGrams).contains($0) }) ?? true,
+              let unitAmount = amount.money(c, currency: currency), !unitAmount.isNegative else { return nil }
+        let (line, overflow) = unitAmount.minorUnits.multipliedReportingOverflow(by: quantity)
+        guard !overflow, line <= Money.maxMinorUnits else { return nil }
+        return unitAmount
+    }
+
+    func checkedDiscount(_ c: JSONTokenCursor, currency: Currency) -> Money? {
+        guard let id, label != nil, let amount, !id.isEmpty,
+              let money = amount.money(c, currency: currency), money.minorUnits <= 0 else { return nil }
+        return money
+    }
+
+    func item(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> CartItem? {
+        guard let unitAmount = checkedItem(c, currency: currency), let id, let label, let quantity,
+              let idText = c.text(id, plain: plain), TextRule.isIdentifier(idText, plain: plain),
+              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return nil }
+        var category: String?
+        if let taxCategory {
+            guard let text = c.text(taxCategory, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
+            category = text
+        }
+        return CartItem(id: idText, label: labelText, quantity: Int(quantity), unitAmount: unitAmount,
+                        taxCategory: category, weightGrams: weightGrams.map { Int($0) })
+    }
+
+    func discount(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Discount? {
+        guard let money = checkedDiscount(c, currency: currency), let id, let label,
+              let idText = c.text(id, plain: plain), TextRule.isIdentifier(idText, plain: plain),
+              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return nil }
+        return Discount(id: idText, label: labelText, amount: money)
+    }
+}
+
+/// `{ "currency": …, "value": … }`: where each one's bytes are.
+struct RawAmount: Sendable {
+    var currency: Range<Int>?
+    var literal: Range<Int>?
+
+    init?(_ c: inout JSONTokenCursor) {
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt8 = 0
+        var first = true
+        while true {
+            guard let member = c.member(first: first) else { return nil }
+            first = false
+            guard case .key(let key) = member else { break }
+            if c.bytes(key, equal: "currency") {
+                guard seen & 1 == 0 else { return nil }
+                seen |= 1
+                if c.takeNull() { continue }
+                guard let (range, _) = c.string() else { return nil }
+                currency = range
+            } else if c.bytes(key, equal: "value") {
+                guard seen & 2 == 0 else { return nil }
+                seen |= 2
+                if c.takeNull() { continue }
+                if c.atString() {
+                    guard let (range, _) = c.string() else { return nil }
+                    literal = range
+                } else {
+                    guard let number = c.number() else { return nil }
+                    literal = number
+                }
+            } else {
+                return nil
+            }
+        }
+    }
+
+    func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
+        guard let currency, let literal, c.slice(currency).elementsEqual(expected.code.utf8) else { return nil }
+        return try? AmountField.money(utf8: c.slice(literal), currency: expected, form: .numberOrDecimalString)
+    }
+}
+
+/// `FieldText`'s rules for ids and labels, as yes or no. In a plain document (every string
+/// printable ASCII) no text can hold a control character and a character is a byte, so an id
+/// only needs a length.
+enum TextRule {
+    static func isIdentifier(_ text: String, maxLength: Int = .max, plain: Bool) -> Bool {
+        if plain { return !text.isEmpty && text.utf8.count <= maxLength }
+        return (try? FieldText.identifier(text, "", maxLength: maxLength)) != nil
+    }
+
+    static func isLabel(_ text: String, plain: Bool) -> Bool { plain || !FieldText.hasControlCharacter(text) }
+}
+
+extension JSONTokenCursor {
+    /// A string's content as text: for a plain document without a check (printable ASCII is
+    /// valid UTF-8), otherwise validated; nil when it is not valid UTF-8.
+    func text(_ range: Range<Int>, plain: Bool) -> String? {
+        plain ? String(decoding: slice(range), as: UTF8.self) : String(validating: slice(range), as: UTF8.self)
+    }
+
+    /// Bytes that are only compared with ASCII codes (a currency): invalid UTF-8 becomes U+FFFD,
+    /// which matches no code.
+    func asciiText(_ range: Range<Int>) -> String { String(decoding: slice(range), as: UTF8.self) }
+}
