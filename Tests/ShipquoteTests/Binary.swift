@@ -38,6 +38,25 @@ enum Binary {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Waits up to `timeout` seconds for `process` to exit. Past that it is killed (SIGKILL) and
+    /// the answer is false: a process that ignores its stop makes a test fail, never hang.
+    @discardableResult
+    static func awaitExit(_ process: Process, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        guard process.isRunning else { return true }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return false
+    }
+
+    /// SIGTERM, then up to 20 s for a clean exit (SIGKILL after).
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        awaitExit(process, timeout: 20)
+    }
+
     /// Reads one line from a pipe (the broker prints its address first).
     static func firstLine(of pipe: Pipe, timeout: TimeInterval) -> String? {
         var buffer = Data()

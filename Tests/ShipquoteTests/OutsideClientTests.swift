@@ -10,7 +10,7 @@ import Testing
     func kcatProducesAnEventAndReadsTheWorkersReply() throws {
         let kcat = try #require(Self.kcat)
         let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
-        defer { broker.terminate(); broker.waitUntilExit() }
+        defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
         #expect(bootstrap.hasPrefix("127.0.0.1:"))
 
@@ -36,7 +36,7 @@ import Testing
         let consumed = try Tool.run(kcat, ["-C", "-b", bootstrap, "-t", "shipping.quote-replies", "-o", "beginning",
                                            "-c", "1", "-f", "%k|%h|%s\n"], timeout: 60)
         worker.terminate()  // SIGTERM: a clean shutdown exits 0
-        worker.waitUntilExit()
+        #expect(Binary.awaitExit(worker, timeout: 30), "the worker did not stop on SIGTERM")
         let stderr = String(decoding: workerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(worker.terminationStatus == 0, "worker: \(stderr)")
         #expect(stderr.contains("\"msg\":\"worker stopped\""))
@@ -53,13 +53,13 @@ import Testing
 
     @Test func sendProducesASavedEventAndPrintsTheReplyToIt() throws {
         let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
-        defer { broker.terminate(); broker.waitUntilExit() }
+        defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
         let (worker, _, _) = try Binary.start([
             "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
             "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
         ])
-        defer { worker.terminate(); worker.waitUntilExit() }
+        defer { Binary.stop(worker) }
         // The saved event's occurred_at is long past: --restamp makes it current, or it would expire.
         let event = Binary.repository.appendingPathComponent("examples/events/contract-example.json").path
         let result = try Binary.run(["send", "--bootstrap-servers", bootstrap, "--event", event, "--restamp",

@@ -35,7 +35,7 @@ import Testing
 
         /// Waits for the process to end and returns every log line it wrote.
         func finish() -> [String] {
-            process.waitUntilExit()
+            #expect(Binary.awaitExit(process, timeout: 60), "a worker did not stop on SIGTERM")
             drained.wait()
             return lock.withLock { String(decoding: buffer, as: UTF8.self) }.split(separator: "\n").map(String.init)
         }
@@ -57,7 +57,7 @@ import Testing
         let (broker, brokerOut, _) = try Binary.start(["broker", "--topic", "shipping.address-changed:8",
                                                        "--topic", "shipping.quote-replies:8", "--topic", "shipping.quote-dlq:1",
                                                        "--topic", "shipping.quote-state:8"])
-        defer { broker.terminate(); broker.waitUntilExit() }
+        defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
 
         var workers = [try WorkerProcess(bootstrap: bootstrap), try WorkerProcess(bootstrap: bootstrap)]

@@ -90,48 +90,56 @@ struct RawEvent: Sendable {
     /// Every string of the document was printable ASCII.
     var plain = false
 
-    /// Keys in the order of the seen-bit each one takes.
+    /// The members, by index.
     private static let keys: [StaticString] = [
         "version", "event_id", "session_id", "sequence", "merchant", "payment_method_type", "trigger", "currency",
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
     ]
 
     init?(_ c: inout JSONTokenCursor) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var seen: UInt32 = 0
-        var first = true
-        while true {
-            guard let member = c.member(first: first) else { return nil }
-            first = false
-            guard case .key(let key) = member else { break }
-            guard let index = RawEvent.keys.firstIndex(where: { c.bytes(key, equal: $0) }) else { return nil }
-            let bit: UInt32 = 1 << UInt32(index)
-            guard seen & bit == 0 else { return nil }
-            seen |= bit
-            if c.takeNull() { continue }
+        let read = c.object(of: RawEvent.keys) { c, index in
             switch index {
             case 0:
-                guard let number = c.number(), c.bytes(number, equal: "1") else { return nil }
+                guard let number = c.number(), c.bytes(number, equal: "1") else { return false }
                 versionIsOne = true
-            case 1: guard let (range, _) = c.string() else { return nil }; eventID = range
-            case 2: guard let (range, _) = c.string() else { return nil }; sessionID = range
-            case 3:
-                guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }
-                sequence = value
-            case 4: guard let (range, _) = c.string() else { return nil }; merchant = range
-            case 5: guard let (range, _) = c.string() else { return nil }; paymentMethodType = range
+            case 1: eventID = c.string()?.0
+            case 2: sessionID = c.string()?.0
+            case 3: sequence = c.number().flatMap { c.wholeNumber($0) }
+            case 4: merchant = c.string()?.0
+            case 5: paymentMethodType = c.string()?.0
             case 6:
-                guard let (range, _) = c.string() else { return nil }
+                guard let (range, _) = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
-                else { return nil }
-            case 7: guard let (range, _) = c.string() else { return nil }; currency = range
-            case 8: guard let value = RawAddress(&c) else { return nil }; address = value
-            case 9: guard let value = RawCart(&c) else { return nil }; cart = value
-            case 10: guard let (range, _) = c.string() else { return nil }; selected = range
-            case 11: guard let (range, _) = c.string() else { return nil }; occurredAt = range
-            default: guard let (range, _) = c.string() else { return nil }; replyBy = range
+            case 7: currency = c.string()?.0
+            case 8: address = RawAddress(&c)
+            case 9: cart = RawCart(&c)
+            case 10: selected = c.string()?.0
+            case 11: occurredAt = c.string()?.0
+            default: replyBy = c.string()?.0
             }
+            return RawEvent.isSet(index, in: self)
+        }
+        guard read else { return nil }
+    }
+
+    /// Whether the member with `index` in `keys` holds what was read for it: a member whose
+    /// value is of the wrong kind is left unset, and the scan gives up.
+    private static func isSet(_ index: Int, in raw: RawEvent) -> Bool {
+        switch index {
+        case 0: raw.versionIsOne
+        case 1: raw.eventID != nil
+        case 2: raw.sessionID != nil
+        case 3: raw.sequence != nil
+        case 4: raw.merchant != nil
+        case 5: raw.paymentMethodType != nil
+        case 6: raw.trigger != nil
+        case 7: raw.currency != nil
+        case 8: raw.address != nil
+        case 9: raw.cart != nil
+        case 10: raw.selected != nil
+        case 11: raw.occurredAt != nil
+        default: raw.replyBy != nil
         }
     }
 
@@ -204,30 +212,17 @@ struct RawAddress: Sendable {
     var country: Range<Int>?
 
     init?(_ c: inout JSONTokenCursor) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var seen: UInt8 = 0
-        var first = true
-        while true {
-            guard let member = c.member(first: first) else { return nil }
-            first = false
-            guard case .key(let key) = member else { break }
-            let index: UInt8
-            if c.bytes(key, equal: "city") { index = 0 }
-            else if c.bytes(key, equal: "state") { index = 1 }
-            else if c.bytes(key, equal: "postal_code") { index = 2 }
-            else if c.bytes(key, equal: "country_code") { index = 3 }
-            else { return nil }
-            guard seen & (1 << index) == 0 else { return nil }
-            seen |= 1 << index
-            if c.takeNull() { continue }
-            guard let (range, _) = c.string() else { return nil }
+        let read = c.object(of: ["city", "state", "postal_code", "country_code"]) { c, index in
+            guard let (range, _) = c.string() else { return false }
             switch index {
             case 0: city = range
             case 1: state = range
             case 2: postalCode = range
             default: country = range
             }
+            return true
         }
+        guard read else { return nil }
     }
 
     /// Absent, or two upper-case letters.
@@ -254,27 +249,15 @@ struct RawCart: Sendable {
     var subtotal: RawAmount?
 
     init?(_ c: inout JSONTokenCursor) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var seen: UInt8 = 0
-        var first = true
-        while true {
-            guard let member = c.member(first: first) else { return nil }
-            first = false
-            guard case .key(let key) = member else { break }
-            let index: UInt8
-            if c.bytes(key, equal: "items") { index = 0 }
-            else if c.bytes(key, equal: "discounts") { index = 1 }
-            else if c.bytes(key, equal: "subtotal") { index = 2 }
-            else { return nil }
-            guard seen & (1 << index) == 0 else { return nil }
-            seen |= 1 << index
-            if c.takeNull() { continue }
+        let read = c.object(of: ["items", "discounts", "subtotal"]) { c, index in
             switch index {
-            case 0: guard let lines = RawCart.lines(&c, isItem: true) else { return nil }; items = lines
-            case 1: guard let lines = RawCart.lines(&c, isItem: false) else { return nil }; discounts = lines
-            default: guard let amount = RawAmount(&c) else { return nil }; subtotal = amount
+            case 0: guard let lines = RawCart.lines(&c, isItem: true) else { return false }; items = lines
+            case 1: guard let lines = RawCart.lines(&c, isItem: false) else { return false }; discounts = lines
+            default: guard let amount = RawAmount(&c) else { return false }; subtotal = amount
             }
+            return true
         }
+        guard read else { return nil }
     }
 
     private static func lines(_ c: inout JSONTokenCursor, isItem: Bool) -> [RawLine]? {
@@ -322,34 +305,22 @@ struct RawLine: Sendable {
     var taxCategory: Range<Int>?
     var weightGrams: Int64?
 
+    private static let itemKeys: [StaticString] = ["id", "label", "unit_amount", "quantity", "tax_category", "weight_grams"]
+    private static let discountKeys: [StaticString] = ["id", "label", "amount"]
+
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var seen: UInt8 = 0
-        var first = true
-        while true {
-            guard let member = c.member(first: first) else { return nil }
-            first = false
-            guard case .key(let key) = member else { break }
-            let index: UInt8
-            if c.bytes(key, equal: "id") { index = 0 }
-            else if c.bytes(key, equal: "label") { index = 1 }
-            else if isItem ? c.bytes(key, equal: "unit_amount") : c.bytes(key, equal: "amount") { index = 2 }
-            else if isItem && c.bytes(key, equal: "quantity") { index = 3 }
-            else if isItem && c.bytes(key, equal: "tax_category") { index = 4 }
-            else if isItem && c.bytes(key, equal: "weight_grams") { index = 5 }
-            else { return nil }
-            guard seen & (1 << index) == 0 else { return nil }
-            seen |= 1 << index
-            if c.takeNull() { continue }
+        let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
             switch index {
-            case 0: guard let (range, _) = c.string() else { return nil }; id = range
-            case 1: guard let (range, _) = c.string() else { return nil }; label = range
-            case 2: guard let value = RawAmount(&c) else { return nil }; amount = value
-            case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }; quantity = value
-            case 4: guard let (range, _) = c.string() else { return nil }; taxCategory = range
-            default: guard let number = c.number(), let value = c.wholeNumber(number) else { return nil }; weightGrams = value
+            case 0: guard let (range, _) = c.string() else { return false }; id = range
+            case 1: guard let (range, _) = c.string() else { return false }; label = range
+            case 2: guard let value = RawAmount(&c) else { return false }; amount = value
+            case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
+            case 4: guard let (range, _) = c.string() else { return false }; taxCategory = range
+            default: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
             }
+            return true
         }
+        guard read else { return nil }
     }
 
     /// An item's numeric rules (its texts are checked by the caller): the unit amount, or nil.
@@ -396,34 +367,20 @@ struct RawAmount: Sendable {
     var literal: Range<Int>?
 
     init?(_ c: inout JSONTokenCursor) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var seen: UInt8 = 0
-        var first = true
-        while true {
-            guard let member = c.member(first: first) else { return nil }
-            first = false
-            guard case .key(let key) = member else { break }
-            if c.bytes(key, equal: "currency") {
-                guard seen & 1 == 0 else { return nil }
-                seen |= 1
-                if c.takeNull() { continue }
-                guard let (range, _) = c.string() else { return nil }
+        let read = c.object(of: ["currency", "value"]) { c, index in
+            if index == 0 {
+                guard let (range, _) = c.string() else { return false }
                 currency = range
-            } else if c.bytes(key, equal: "value") {
-                guard seen & 2 == 0 else { return nil }
-                seen |= 2
-                if c.takeNull() { continue }
-                if c.atString() {
-                    guard let (range, _) = c.string() else { return nil }
-                    literal = range
-                } else {
-                    guard let number = c.number() else { return nil }
-                    literal = number
-                }
+            } else if c.atString() {
+                guard let (range, _) = c.string() else { return false }
+                literal = range
             } else {
-                return nil
+                guard let number = c.number() else { return false }
+                literal = number
             }
+            return true
         }
+        guard read else { return nil }
     }
 
     func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {

@@ -65,6 +65,25 @@ struct JSONTokenCursor {
         return .key(key)
     }
 
+    /// Steps through an object (from its `{`) whose members are all among `keys` (at most 64),
+    /// each at most once, `null` meaning absent: `body` reads the value of the member with the
+    /// given index in `keys`, the cursor just after the `:`, and returns false to give up. False
+    /// for bad syntax, an unknown or repeated key, or when `body` gives up.
+    mutating func object(of keys: [StaticString], _ body: (inout JSONTokenCursor, Int) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        var seen: UInt64 = 0
+        var first = true
+        while true {
+            guard let next = member(first: first) else { return false }
+            first = false
+            guard case .key(let key) = next else { return true }
+            guard let index = keys.firstIndex(where: { bytes(key, equal: $0) }), seen & (1 << index) == 0 else { return false }
+            seen |= 1 << index
+            if takeNull() { continue }
+            guard body(&self, index) else { return false }
+        }
+    }
+
     /// Whether an array whose `[` was just taken goes on with another element (a `,` after the
     /// first); false when it ends (the `]` consumed); nil on anything else.
     mutating func element(first: Bool) -> Bool? {

@@ -75,13 +75,7 @@ extension JSONWriter {
     /// `"2026-10-13"`, written in place.
     mutating func date(_ date: CalendarDate) {
         guard (1...9999).contains(date.year) else { return string(date.description) }
-        plainString { w in
-            w.appendPadded(date.year, width: 4)
-            w.appendByte(UInt8(ascii: "-"))
-            w.appendPadded(date.month, width: 2)
-            w.appendByte(UInt8(ascii: "-"))
-            w.appendPadded(date.day, width: 2)
-        }
+        plainString { $0.appendDate(date) }
     }
 
     mutating func summaryItems(_ items: [SummaryItem]) {

@@ -91,26 +91,13 @@ public enum RFC3339 {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let date = CalendarDate(daysSinceEpoch: Int(days))
-        var out = [UInt8]()
-        out.reserveCapacity(24)
-        func put(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var v = value
-            while divisor > 0 {
-                out.append(UInt8(48 + (v / divisor) % 10))
-                v %= divisor
-                divisor /= 10
-            }
-        }
-        put(date.year, 4); out.append(UInt8(ascii: "-"))
-        put(date.month, 2); out.append(UInt8(ascii: "-"))
-        put(date.day, 2); out.append(UInt8(ascii: "T"))
-        put(secondOfDay / 3600, 2); out.append(UInt8(ascii: ":"))
-        put(secondOfDay / 60 % 60, 2); out.append(UInt8(ascii: ":"))
-        put(secondOfDay % 60, 2); out.append(UInt8(ascii: "."))
-        put(milli, 3); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        var out = JSONWriter(capacity: 24)
+        out.appendDate(date); out.appendByte(UInt8(ascii: "T"))
+        out.appendPadded(secondOfDay / 3600, width: 2); out.appendByte(UInt8(ascii: ":"))
+        out.appendPadded(secondOfDay / 60 % 60, width: 2); out.appendByte(UInt8(ascii: ":"))
+        out.appendPadded(secondOfDay % 60, width: 2); out.appendByte(UInt8(ascii: "."))
+        out.appendPadded(milli, width: 3); out.appendByte(UInt8(ascii: "Z"))
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.
@@ -122,5 +109,16 @@ public enum RFC3339 {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}
+
+extension JSONWriter {
+    /// `2026-10-13` (years 1–9999, as `CalendarDate` holds them), unquoted.
+    mutating func appendDate(_ date: CalendarDate) {
+        appendPadded(date.year, width: 4)
+        appendByte(UInt8(ascii: "-"))
+        appendPadded(date.month, width: 2)
+        appendByte(UInt8(ascii: "-"))
+        appendPadded(date.day, width: 2)
     }
 }

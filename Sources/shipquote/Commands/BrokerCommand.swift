@@ -13,6 +13,7 @@ enum BrokerCommand {
     """
 
     static func run(_ args: [String]) throws {
+        ProcessSignals.hold()
         let a = try Arguments(args, valued: ["--brokers", "--partitions", "--topic"], flags: ["--help"])
         if a.has("--help") { return Output.line(help) }
         let brokers = try a.int("--brokers") ?? 1
@@ -30,7 +31,7 @@ enum BrokerCommand {
         Output.line(cluster.bootstrapServers)
         FileHandle.standardError.write(Data("embedded broker up: \(brokers) broker(s), topics \(specs.map { "\($0.name):\($0.partitions)" }.joined(separator: " "))\n".utf8))
         let stop = DispatchSemaphore(value: 0)
-        let signals = StopSignals { _ in stop.signal() }
-        withExtendedLifetime((cluster, signals)) { stop.wait() }
+        ProcessSignals.handle(stop: { _ in stop.signal() })
+        withExtendedLifetime(cluster) { stop.wait() }
     }
 }

@@ -9,6 +9,7 @@ enum RunCommand {
     static var help: String { RunFlags.help }
 
     static func run(_ args: [String]) throws {
+        ProcessSignals.hold()   // before any thread starts, so a stop request is never lost
         let a = try Arguments(args, valued: RunFlags.valued, flags: RunFlags.switches)
         if a.has("--help") { return Output.line(help) }
 
@@ -41,19 +42,17 @@ enum RunCommand {
             }
             logger.info("serving /metrics, /healthz and /readyz", ["listen": .text(endpoint!.address.description)])
         }
-        let signals = StopSignals { sig in
-            logger.info("stop requested", ["signal": .int(sig)])
-            worker.stop()
-        }
         let watcher = RulesWatcher(rules: rules, metrics: metrics, logger: logger)
         watcher.start()
-        let hangup = ReloadSignal { watcher.reload(reason: "SIGHUP") }
+        ProcessSignals.handle(stop: { sig in
+            logger.info("stop requested", ["signal": .int(sig)])
+            worker.stop()
+        }, reload: { watcher.reload(reason: "SIGHUP") })
         defer {
             endpoint?.stop()
             watcher.stop()
-            withExtendedLifetime(hangup) {}
         }
-        try withExtendedLifetime(signals) { try worker.run() }
+        try worker.run()
     }
 
     /// Input, replies and state share a partition count (the state is co-partitioned with the

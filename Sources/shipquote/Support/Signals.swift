@@ -1,30 +1,42 @@
-import Dispatch
 import Foundation
 
-/// Turns SIGTERM and SIGINT into a call, so that a stop request reaches the worker loop
-/// instead of killing the process mid-delivery.
-final class StopSignals: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+/// The process's stop (SIGTERM, SIGINT) and reload (SIGHUP) signals, taken by one thread of
+/// their own with `sigwait`.
+///
+/// Why not a dispatch signal source: it arms itself asynchronously, and a SIGTERM that came in
+/// meanwhile was ignored and lost (a worker stopped right after it started kept running). Here
+/// the signals are blocked before any thread exists, so every thread inherits the block and a
+/// signal stays pending until the waiting thread takes it: none is lost, none runs a handler on a
+/// thread that happens to be inside librdkafka.
+enum ProcessSignals {
+    private static let handled = [SIGTERM, SIGINT, SIGHUP]
 
-    init(_ onStop: @escaping @Sendable (Int32) -> Void) {
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { onStop(sig) }
-            source.resume()
-            sources.append(source)
-        }
+    /// Blocks the handled signals in the calling thread. Call it first in a command, before any
+    /// thread starts (librdkafka's, Foundation's, the metrics server's).
+    static func hold() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
-}
 
-/// SIGHUP asks for the rules to be read again, as with most daemons.
-final class ReloadSignal: @unchecked Sendable {
-    private let source: DispatchSourceSignal
+    /// Starts the thread that takes the held signals: `stop` for SIGTERM and SIGINT, `reload`
+    /// for SIGHUP (which stays pending, so ignored, without one).
+    static func handle(stop: @escaping @Sendable (Int32) -> Void, reload: (@Sendable () -> Void)? = nil) {
+        let thread = Thread {
+            var set = signalSet()
+            while true {
+                var signal: Int32 = 0
+                guard sigwait(&set, &signal) == 0 else { continue }
+                if signal == SIGHUP { reload?() } else { stop(signal) }
+            }
+        }
+        thread.name = "signals"
+        thread.start()
+    }
 
-    init(_ onReload: @escaping @Sendable () -> Void) {
-        signal(SIGHUP, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        source.setEventHandler { onReload() }
-        source.resume()
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handled { sigaddset(&set, signal) }
+        return set
     }
 }
