@@ -72,6 +72,19 @@ struct EventScannerTests {
         #expect(Self.compare(Array(text.utf8), key: Array("s".utf8)) == .passedOnAndRead)
     }
 
+    @Test("an amount's currency must be the event's byte for byte: a Kelvin sign is not a K")
+    func kelvinSignIsNotK() throws {
+        func event(amountCurrency: String) -> [UInt8] {
+            Array(#"{"version":1,"session_id":"s","sequence":1,"payment_method_type":"APPLE_PAY","trigger":"address_changed","currency":"KWD","shipping_address":{},"cart":{"items":[{"id":"a","label":"A","quantity":1,"unit_amount":{"currency":"\#(amountCurrency)","value":"1.250"}}]},"occurred_at":"2026-10-10T12:00:00Z"}"#.utf8)
+        }
+        #expect(Self.compare(event(amountCurrency: "KWD"), key: Array("s".utf8)) == .scanned)
+        let kelvin = event(amountCurrency: "\u{212A}WD")
+        #expect(Self.compare(kelvin, key: Array("s".utf8)) == .passedOnAndRefused)
+        let rejection = try #require(ContractFixtures.rejection(kelvin, key: Array("s".utf8)))
+        #expect(rejection.code == .currencyMismatch)
+        #expect(rejection.field == "cart.items[0].unit_amount.currency")
+    }
+
     @Test("every saved event and every hostile fixture: the two readers agree")
     func savedFiles() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

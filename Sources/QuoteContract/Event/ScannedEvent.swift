@@ -31,8 +31,7 @@ public struct ScannedEvent: Sendable {
         guard bytes.count <= EventLimits.maxBytes else { return nil }
         let scanned: (RawEvent, Facts, AddressChangeEvent?)? = bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
-            guard var raw = RawEvent(&cursor), cursor.atEnd() else { return nil }
-            raw.plain = cursor.onlyPrintableASCII
+            guard let raw = RawEvent(&cursor), cursor.atEnd() else { return nil }
             guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
             if raw.plain && raw.cart?.subtotal == nil {
                 return raw.holdsWithoutBuilding(cursor, facts) ? (raw, facts, nil) : nil
@@ -102,25 +101,26 @@ struct RawEvent: Sendable {
             case 0:
                 guard let number = c.number(), c.bytes(number, equal: "1") else { return false }
                 versionIsOne = true
-            case 1: eventID = c.string()?.0
-            case 2: sessionID = c.string()?.0
+            case 1: eventID = c.string()
+            case 2: sessionID = c.string()
             case 3: sequence = c.number().flatMap { c.wholeNumber($0) }
-            case 4: merchant = c.string()?.0
-            case 5: paymentMethodType = c.string()?.0
+            case 4: merchant = c.string()
+            case 5: paymentMethodType = c.string()
             case 6:
-                guard let (range, _) = c.string() else { return false }
+                guard let range = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
-            case 7: currency = c.string()?.0
+            case 7: currency = c.string()
             case 8: address = RawAddress(&c)
             case 9: cart = RawCart(&c)
-            case 10: selected = c.string()?.0
-            case 11: occurredAt = c.string()?.0
-            default: replyBy = c.string()?.0
+            case 10: selected = c.string()
+            case 11: occurredAt = c.string()
+            default: replyBy = c.string()
             }
             return RawEvent.isSet(index, in: self)
         }
         guard read else { return nil }
+        plain = c.onlyPrintableASCII
     }
 
     /// Whether the member with `index` in `keys` holds what was read for it: a member whose
@@ -213,7 +213,7 @@ struct RawAddress: Sendable {
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: ["city", "state", "postal_code", "country_code"]) { c, index in
-            guard let (range, _) = c.string() else { return false }
+            guard let range = c.string() else { return false }
             switch index {
             case 0: city = range
             case 1: state = range
@@ -311,11 +311,11 @@ struct RawLine: Sendable {
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
         let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
             switch index {
-            case 0: guard let (range, _) = c.string() else { return false }; id = range
-            case 1: guard let (range, _) = c.string() else { return false }; label = range
+            case 0: guard let range = c.string() else { return false }; id = range
+            case 1: guard let range = c.string() else { return false }; label = range
             case 2: guard let value = RawAmount(&c) else { return false }; amount = value
             case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
-            case 4: guard let (range, _) = c.string() else { return false }; taxCategory = range
+            case 4: guard let range = c.string() else { return false }; taxCategory = range
             default: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
             }
             return true
@@ -369,10 +369,10 @@ struct RawAmount: Sendable {
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: ["currency", "value"]) { c, index in
             if index == 0 {
-                guard let (range, _) = c.string() else { return false }
+                guard let range = c.string() else { return false }
                 currency = range
             } else if c.atString() {
-                guard let (range, _) = c.string() else { return false }
+                guard let range = c.string() else { return false }
                 literal = range
             } else {
                 guard let number = c.number() else { return false }

@@ -61,7 +61,7 @@ struct JSONTokenCursor {
     mutating func member(first: Bool) -> Member? {
         if take(UInt8(ascii: "}")) { return .end }
         if !first { guard take(UInt8(ascii: ",")) else { return nil } }
-        guard let (key, _) = string(), take(UInt8(ascii: ":")) else { return nil }
+        guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
         return .key(key)
     }
 
@@ -92,22 +92,20 @@ struct JSONTokenCursor {
         return take(UInt8(ascii: ",")) ? true : nil
     }
 
-    /// A string's content bytes (quotes excluded) and whether they are all ASCII. Nil for an
-    /// escape, a raw control character or an unterminated string.
-    mutating func string() -> (Range<Int>, ascii: Bool)? {
+    /// A string's content bytes (quotes excluded). Nil for an escape, a raw control character
+    /// or an unterminated string. A byte outside printable ASCII clears `onlyPrintableASCII`.
+    mutating func string() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
-        var high: UInt8 = 0
         var printable = true
         while i < input.count {
             let byte = input[i]
             if byte == UInt8(ascii: "\"") {
                 i += 1
                 if !printable { onlyPrintableASCII = false }
-                return (start..<(i - 1), high < 0x80)
+                return start..<(i - 1)
             }
             if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
-            high |= byte
             printable = printable && byte < 0x7F
             i += 1
         }

@@ -28,7 +28,8 @@ enum AmountField {
         let code = try amount.requiredString("currency")
         let currency: Currency
         if let expected {
-            guard code == expected.code else {
+            // Bytes, not String equality: Swift's `==` takes the Kelvin sign (U+212A) for a K.
+            guard code.utf8.elementsEqual(expected.code.utf8) else {
                 throw FieldFailure(.currencyMismatch, "currency", "must be the event currency \(expected.code)")
             }
             currency = expected
