@@ -14,12 +14,7 @@ final class SequenceCluster: @unchecked Sendable {
     let producer: KafkaProducer
 
     init(partitions: Int) throws {
-        cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [
-            TopicSpec(Topics.defaultAddressChanged, partitions: partitions),
-            TopicSpec(Topics.defaultQuoteReplies, partitions: partitions),
-            TopicSpec(Topics.defaultDeadLetters, partitions: 1),
-            TopicSpec(Topics.defaultQuoteState, partitions: partitions, config: ["cleanup.policy": "compact"]),
-        ])
+        cluster = try EmbeddedKafkaCluster(brokers: 1, topics: TopicLayout.specs(.defaults, partitions: partitions))
         kafka = KafkaConfiguration([
             "bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5",
             "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "group.id": "sequence-tests",

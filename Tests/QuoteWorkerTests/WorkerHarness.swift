@@ -27,12 +27,7 @@ final class WorkerHarness: @unchecked Sendable {
     /// `startWorker: false` leaves the worker idle until `start()`, so a test can look at it first.
     /// `kafkaOverrides` are librdkafka properties laid over the harness's (e.g. `statistics.interval.ms`).
     init(partitions: Int = 4, logger: Logger = .silent, startWorker: Bool = true, kafkaOverrides: [String: String] = [:]) throws {
-        cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [
-            TopicSpec(Topics.defaultAddressChanged, partitions: partitions),
-            TopicSpec(Topics.defaultQuoteReplies, partitions: partitions),
-            TopicSpec(Topics.defaultDeadLetters, partitions: 1),
-            TopicSpec(Topics.defaultQuoteState, partitions: partitions, config: ["cleanup.policy": "compact"]),
-        ])
+        cluster = try EmbeddedKafkaCluster(brokers: 1, topics: TopicLayout.specs(.defaults, partitions: partitions))
         kafka = KafkaConfiguration([
             "bootstrap.servers": cluster.bootstrapServers,
             "fetch.wait.max.ms": "5",

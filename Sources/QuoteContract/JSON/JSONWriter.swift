@@ -62,7 +62,7 @@ public struct JSONWriter: Sendable {
 
     /// `minorUnits` as a decimal string with exactly `fractionDigits` decimals: 1234 and 2 give
     /// `"12.34"`, -5 and 3 give `"-0.005"`. Written in place, as amounts fill most of a reply.
-    public mutating func decimalString(_ minorUnits: Int64, fractionDigits: Int) {
+    mutating func decimalString(_ minorUnits: Int64, fractionDigits: Int) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         appendDecimal(minorUnits, fractionDigits: fractionDigits)
@@ -92,7 +92,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// A string of ASCII digits with zero padding to `width` (dates and times).
-    public mutating func appendPadded(_ value: Int, width: Int) {
+    mutating func appendPadded(_ value: Int, width: Int) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var v = value
@@ -105,7 +105,7 @@ public struct JSONWriter: Sendable {
 
     /// A string written by `body` straight into the buffer; `body` must write text that needs
     /// no escaping (digits, dashes, letters of a timestamp).
-    public mutating func plainString(_ body: (inout JSONWriter) -> Void) {
+    mutating func plainString(_ body: (inout JSONWriter) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         body(&self)
@@ -113,7 +113,7 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+    mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
 

@@ -39,11 +39,21 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: [String: LogValue] = [:]) {
         guard level >= minimum else { return }
-        var line = "{\"ts\":\"\(RFC3339.format(clock.now()))\",\"level\":\"\(level.name)\",\"msg\":\(Self.quote(message))"
+        // The contract's JSON writer, so a log line escapes text exactly as a reply does.
+        var line = JSONWriter(capacity: 160)
+        line.beginObject()
+        line.field("ts", RFC3339.format(clock.now()))
+        line.field("level", level.name)
+        line.field("msg", message)
         for key in fields.keys.sorted() {
-            line += ",\(Self.quote(key)):\(fields[key]!.json)"
+            line.key(text: key)
+            switch fields[key]! {
+            case .text(let text): line.string(text)
+            case .number(let number): line.integer(number)
+            }
         }
-        write(line + "}")
+        line.endObject()
+        write(String(decoding: line.bytes, as: UTF8.self))
     }
 
     /// The fields are built only when debug lines are written: the worker logs one per event.
@@ -54,24 +64,6 @@ public struct Logger: Sendable {
     public func info(_ message: String, _ fields: [String: LogValue] = [:]) { log(.info, message, fields) }
     public func warning(_ message: String, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
     public func error(_ message: String, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// A log field's value: text or a number, nothing structured (so no cart can slip in).
@@ -82,11 +74,4 @@ public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .number(value) }
     public static func int<T: BinaryInteger>(_ v: T) -> LogValue { .number(Int64(v)) }
-
-    var json: String {
-        switch self {
-        case .text(let s): return Logger.quote(s)
-        case .number(let n): return String(n)
-        }
-    }
 }

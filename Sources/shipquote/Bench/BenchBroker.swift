@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import QuoteContract
+import QuoteWorker
 
 /// The broker a run talks to: the embedded mock cluster started here, or the one named by
 /// `--bootstrap-servers`. Each phase gets topics of its own, so phases never read each other's
@@ -33,7 +34,7 @@ final class BenchBroker {
         let prefix = "bench.\(runID).\(phase)"
         let topics = Topics(addressChanged: "\(prefix).in", quoteReplies: "\(prefix).out",
                             deadLetters: "\(prefix).dlq", quoteState: "\(prefix).state")
-        try create(EmbeddedTopics.specs(topics, partitions: partitions))
+        try create(TopicLayout.specs(topics, partitions: partitions))
         return topics
     }
 

@@ -105,7 +105,7 @@ struct BenchSettings {
     /// The client settings every client of the run starts from: the embedded broker's defaults
     /// (fetch.wait.max.ms=5 and short group timeouts) unless a real broker was named, then `-X`.
     func kafka(bootstrap: String, embedded: Bool) throws -> KafkaConfiguration {
-        var config = embedded ? EmbeddedTopics.clientDefaults(bootstrap: bootstrap) : KafkaConfiguration(["bootstrap.servers": bootstrap])
+        var config = embedded ? EmbeddedClients.defaults(bootstrap: bootstrap) : KafkaConfiguration(["bootstrap.servers": bootstrap])
         try config.apply(assignments: kafkaAssignments)
         return config
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import QuoteContract
+import QuoteWorker
 
 /// `shipquote broker`: librdkafka's mock cluster as a process, for kcat or any Kafka client.
 enum BrokerCommand {
@@ -26,7 +27,7 @@ enum BrokerCommand {
             }
             specs.append(TopicSpec(String(parts[0]), partitions: n, replicationFactor: min(3, brokers)))
         }
-        if specs.isEmpty { specs = EmbeddedTopics.specs(.defaults, partitions: try a.int("--partitions") ?? 4) }
+        if specs.isEmpty { specs = TopicLayout.specs(.defaults, partitions: try a.int("--partitions") ?? 4) }
         let cluster = try EmbeddedKafkaCluster(brokers: brokers, topics: specs)
         Output.line(cluster.bootstrapServers)
         FileHandle.standardError.write(Data("embedded broker up: \(brokers) broker(s), topics \(specs.map { "\($0.name):\($0.partitions)" }.joined(separator: " "))\n".utf8))

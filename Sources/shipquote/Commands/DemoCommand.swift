@@ -27,8 +27,8 @@ enum DemoCommand {
         }
 
         let topics = Topics.defaults
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: EmbeddedTopics.specs(topics, partitions: 4))
-        let kafka = EmbeddedTopics.clientDefaults(bootstrap: cluster.bootstrapServers)
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: TopicLayout.specs(topics, partitions: 4))
+        let kafka = EmbeddedClients.defaults(bootstrap: cluster.bootstrapServers)
         Output.line("ShipQuote demo")
         Output.line("  embedded Kafka  \(cluster.bootstrapServers)")
         Output.line("  rules           \(rulesPath) (\(rules.version.prefix(19))…)")

@@ -55,16 +55,8 @@ enum RunCommand {
         try worker.run()
     }
 
-    /// Input, replies and state share a partition count (the state is co-partitioned with the
-    /// input, and compacted); the dead letters need one partition.
     static func createTopics(_ settings: RunSettings, partitions: Int, replication: Int) throws {
-        let topics = settings.topics
-        try TopicAdmin.createTopics([
-            TopicSpec(topics.addressChanged, partitions: partitions, replicationFactor: replication),
-            TopicSpec(topics.quoteReplies, partitions: partitions, replicationFactor: replication),
-            TopicSpec(topics.deadLetters, partitions: 1, replicationFactor: replication),
-            TopicSpec(topics.quoteState, partitions: partitions, replicationFactor: replication,
-                      config: ["cleanup.policy": "compact"]),
-        ], configuration: settings.kafka)
+        try TopicAdmin.createTopics(TopicLayout.specs(settings.topics, partitions: partitions, replicationFactor: replication),
+                                    configuration: settings.kafka)
     }
 }
