@@ -51,9 +51,9 @@ public final class QuoteGateway: @unchecked Sendable {
         reader = try KafkaConsumer(configuration: readerConfig) { _ in }
         let topic = configuration.repliesTopic
         let count = try reader.partitionCount(topic)
-        var start: [TopicPartition: Int64] = [:]
+        var start: [KafkaTopicPartition: Int64] = [:]
         for p in 0..<Int32(count) {
-            let tp = TopicPartition(topic, p)
+            let tp = KafkaTopicPartition(topic, p)
             start[tp] = try reader.watermarks(tp).high
         }
         try reader.assign(start)
@@ -85,8 +85,8 @@ public final class QuoteGateway: @unchecked Sendable {
         var headers: [KafkaHeader] = []
         if let traceparent { headers.append(KafkaHeader(ContractHeader.traceparent, traceparent)) }
         let delivered = DispatchSemaphore(value: 0)
-        let outcome = Mutex<DeliveryReport?>(nil)
-        try producer.send(OutgoingMessage(topic: configuration.eventsTopic, key: Array(sessionID.utf8),
+        let outcome = Mutex<KafkaDeliveryReport?>(nil)
+        try producer.send(KafkaOutgoingMessage(topic: configuration.eventsTopic, key: Array(sessionID.utf8),
                                           value: bytes, headers: headers)) { report in
             outcome.withLock { $0 = report }
             delivered.signal()
@@ -103,7 +103,7 @@ public final class QuoteGateway: @unchecked Sendable {
         for event in events {
             book.sent(session: event.sessionID, sequence: event.sequence)
             group.enter()
-            try producer.send(OutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8),
+            try producer.send(KafkaOutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8),
                                               value: event.encode())) { report in
                 if case .failed(let error) = report { failure.withLock { $0 = error } }
                 group.leave()
@@ -167,10 +167,10 @@ public final class QuoteGateway: @unchecked Sendable {
 
     private func sendAsync(_ event: AddressChangeEvent) async throws(KafkaError) {
         book.sent(session: event.sessionID, sequence: event.sequence)
-        let message = OutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8), value: event.encode())
-        let report: DeliveryReport
+        let message = KafkaOutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8), value: event.encode())
+        let report: KafkaDeliveryReport
         do {
-            report = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DeliveryReport, any Error>) in
+            report = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<KafkaDeliveryReport, any Error>) in
                 do { try producer.send(message) { continuation.resume(returning: $0) } } catch { continuation.resume(throwing: error) }
             }
         } catch let error as KafkaError {

@@ -16,9 +16,9 @@ import Testing
     }
 
     /// Produces and waits for every delivery report.
-    static func produce(_ messages: [OutgoingMessage], to cluster: EmbeddedKafkaCluster) throws -> [DeliveryReport] {
+    static func produce(_ messages: [KafkaOutgoingMessage], to cluster: EmbeddedKafkaCluster) throws -> [KafkaDeliveryReport] {
         let producer = try KafkaProducer(configuration: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "linger.ms": "1"]))
-        let reports = Mutex<[DeliveryReport]>([])
+        let reports = Mutex<[KafkaDeliveryReport]>([])
         for message in messages {
             try producer.send(message) { report in reports.withLock { $0.append(report) } }
         }
@@ -28,16 +28,16 @@ import Testing
     }
 
     @Test func recordsKeepKeyValueAndHeadersAndLandByKeyInOnePartition() throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [TopicSpec("t", partitions: 4)])
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [KafkaTopicSpec("t", partitions: 4)])
         let messages = (0..<40).map { i in
-            OutgoingMessage(topic: "t", key: Array("session-\(i % 5)".utf8), value: Array("v\(i)".utf8),
+            KafkaOutgoingMessage(topic: "t", key: Array("session-\(i % 5)".utf8), value: Array("v\(i)".utf8),
                             headers: [KafkaHeader("sequence", "\(i)"), KafkaHeader("empty", nil)])
         }
         let reports = try Self.produce(messages, to: cluster)
         #expect(reports.count == 40)
         #expect(reports.allSatisfy { if case .delivered = $0 { true } else { false } })
 
-        var events: [RebalanceEvent] = []
+        var events: [KafkaRebalanceEvent] = []
         let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(cluster, group: "g1")) { events.append($0) }
         try consumer.subscribe(["t"])
         var received: [KafkaMessage] = []
@@ -46,7 +46,7 @@ import Testing
             received += consumer.poll(maxMessages: 100, timeoutMs: 100)
         }
         #expect(received.count == 40)
-        #expect(events.first == .assigned((0..<4).map { TopicPartition("t", $0) }))
+        #expect(events.first == .assigned((0..<4).map { KafkaTopicPartition("t", $0) }))
         let first = try #require(received.first { $0.value == Array("v7".utf8) })
         #expect(first.key == Array("session-2".utf8))
         #expect(first.header("sequence") == Array("7".utf8))
@@ -59,12 +59,12 @@ import Testing
             #expect(order == order.sorted())
         }
         consumer.close()
-        #expect(events.last == .revoked((0..<4).map { TopicPartition("t", $0) }))
+        #expect(events.last == .revoked((0..<4).map { KafkaTopicPartition("t", $0) }))
     }
 
     @Test func committedOffsetsAreWhereANewMemberOfTheGroupStarts() throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [TopicSpec("t", partitions: 1)])
-        _ = try Self.produce((0..<10).map { OutgoingMessage(topic: "t", key: nil, value: [UInt8($0)]) }, to: cluster)
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [KafkaTopicSpec("t", partitions: 1)])
+        _ = try Self.produce((0..<10).map { KafkaOutgoingMessage(topic: "t", key: nil, value: [UInt8($0)]) }, to: cluster)
         do {
             let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(cluster, group: "g")) { _ in }
             try consumer.subscribe(["t"])
@@ -73,8 +73,8 @@ import Testing
             while got.count < 10 && Date() < deadline { got += consumer.poll(maxMessages: 100, timeoutMs: 100) }
             #expect(got.count == 10)
             // Only the first six are finished: commit the offset after the sixth.
-            try consumer.commit([TopicPartition("t", 0): got[5].offset + 1])
-            #expect(try consumer.committed([TopicPartition("t", 0)]) == [TopicPartition("t", 0): 6])
+            try consumer.commit([KafkaTopicPartition("t", 0): got[5].offset + 1])
+            #expect(try consumer.committed([KafkaTopicPartition("t", 0)]) == [KafkaTopicPartition("t", 0): 6])
             consumer.close()
         }
         let second = try KafkaConsumer(configuration: Self.consumerConfiguration(cluster, group: "g")) { _ in }

@@ -14,14 +14,14 @@ import Testing
                            cart: Cart(subtotal: Money(minorUnits: 1000, currency: .usd)), occurredAt: Date())
     }
 
-    static func reply(_ session: String, _ sequence: Int64) -> OutgoingMessage {
+    static func reply(_ session: String, _ sequence: Int64) -> KafkaOutgoingMessage {
         let reply = QuoteReply(sessionID: session, sequence: sequence, outcome: .keep, computedAt: Date(timeIntervalSince1970: 0))
-        return OutgoingMessage(topic: Topics.defaultQuoteReplies, key: Array(session.utf8), value: reply.encode())
+        return KafkaOutgoingMessage(topic: Topics.defaultQuoteReplies, key: Array(session.utf8), value: reply.encode())
     }
 
     @Test func aReplyToAnOlderSequenceIsIgnoredAndItsWaitEndsSuperseded() throws {
-        let cluster = try EmbeddedKafkaCluster(topics: [TopicSpec(Topics.defaultAddressChanged, partitions: 2),
-                                                        TopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
+        let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
+                                                        KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
         let kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
         let gateway = try QuoteGateway(configuration: .init(kafka: kafka))
         defer { gateway.close() }
@@ -46,8 +46,8 @@ import Testing
     }
 
     @Test func aWaitWithoutAnyReplyTimesOut() throws {
-        let cluster = try EmbeddedKafkaCluster(topics: [TopicSpec(Topics.defaultAddressChanged, partitions: 1),
-                                                        TopicSpec(Topics.defaultQuoteReplies, partitions: 1)])
+        let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 1),
+                                                        KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 1)])
         let gateway = try QuoteGateway(configuration: .init(kafka: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers])))
         defer { gateway.close() }
         try gateway.send(Self.event("quiet", 1))
@@ -60,8 +60,8 @@ import Testing
 /// The async face: `try await gateway.quote(event)`.
 @Suite struct AsyncQuoteTests {
     static func setUp() throws -> (EmbeddedKafkaCluster, QuoteGateway, KafkaProducer) {
-        let cluster = try EmbeddedKafkaCluster(topics: [TopicSpec(Topics.defaultAddressChanged, partitions: 2),
-                                                        TopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
+        let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
+                                                        KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
         let kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
         return (cluster, try QuoteGateway(configuration: .init(kafka: kafka)), try KafkaProducer(configuration: kafka))
     }

@@ -58,9 +58,9 @@ import Testing
         config["group.id"] = "sequence-tests"
         let probe = try KafkaConsumer(configuration: config) { _ in }
         defer { probe.close() }
-        let partitions = (0..<Int32(4)).map { TopicPartition(cluster.topics.addressChanged, $0) }
+        let partitions = (0..<Int32(4)).map { KafkaTopicPartition(cluster.topics.addressChanged, $0) }
         let ends = Dictionary(uniqueKeysWithValues: try partitions.map { ($0, try probe.watermarks($0).high) })
-        var committed: [TopicPartition: Int64] = [:]
+        var committed: [KafkaTopicPartition: Int64] = [:]
         let deadline = Date().addingTimeInterval(30)
         repeat {
             committed = (try? probe.committed(partitions)) ?? [:]

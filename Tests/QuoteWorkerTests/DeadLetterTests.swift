@@ -54,7 +54,7 @@ import Testing
         harness.awaitAssignment()
         let cases = Self.cases(harness)
         let reports = harness.produce(cases.map {
-            OutgoingMessage(topic: harness.topics.addressChanged, key: Array($0.key.utf8), value: $0.bytes)
+            KafkaOutgoingMessage(topic: harness.topics.addressChanged, key: Array($0.key.utf8), value: $0.bytes)
         })
         // A good event after all the bad ones is still answered.
         harness.produce([harness.record(harness.event(session: "s-good", sequence: 1))])

@@ -21,7 +21,7 @@ final class SteadyLoad: @unchecked Sendable {
                 for s in 0..<sessions {
                     let event = cluster.event("\(prefix)-\(s)", sequence)
                     outstanding.enter()
-                    try? cluster.producer.send(OutgoingMessage(topic: cluster.topics.addressChanged, key: Array(event.sessionID.utf8),
+                    try? cluster.producer.send(KafkaOutgoingMessage(topic: cluster.topics.addressChanged, key: Array(event.sessionID.utf8),
                                                                value: event.encode())) { [self] report in
                         if case .delivered = report {
                             latest.withLock { $0[event.sessionID] = max($0[event.sessionID] ?? 0, event.sequence) }
@@ -53,8 +53,8 @@ final class ReplyWatch {
         var config = cluster.kafka
         config["group.id"] = "reply-watch-\(UUID().uuidString)"
         reader = try KafkaConsumer(configuration: config) { _ in }
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(try reader.partitionCount(cluster.topics.quoteReplies)) { start[TopicPartition(cluster.topics.quoteReplies, p)] = 0 }
+        var start: [KafkaTopicPartition: Int64] = [:]
+        for p in 0..<Int32(try reader.partitionCount(cluster.topics.quoteReplies)) { start[KafkaTopicPartition(cluster.topics.quoteReplies, p)] = 0 }
         try reader.assign(start)
     }
 

@@ -64,7 +64,7 @@ import Testing
         }
         let memoryBefore = ResidentMemory.kibibytes()
         let reports = harness.produce(cases.map {
-            OutgoingMessage(topic: harness.topics.addressChanged, key: $0.key, value: $0.bytes)
+            KafkaOutgoingMessage(topic: harness.topics.addressChanged, key: $0.key, value: $0.bytes)
         })
         // After the corpus: an event with the same recognisable address and cart, and an ordinary one.
         var secretive = harness.event(session: "h-valid-secret", sequence: 1)

@@ -28,7 +28,7 @@ import Testing
         // Wave one: 6 quotable sessions, 3 outside the rules' country, 2 unreadable records.
         let updates = (0..<6).map { harness.record(harness.event(session: "ops-us-\($0)", sequence: 1)) }
         let unserviceable = (0..<3).map { harness.record(harness.event(session: "ops-ca-\($0)", sequence: 1, address: .toronto)) }
-        let garbage = (0..<2).map { OutgoingMessage(topic: harness.topics.addressChanged, key: Array("ops-bad-\($0)".utf8), value: Array("not json".utf8)) }
+        let garbage = (0..<2).map { KafkaOutgoingMessage(topic: harness.topics.addressChanged, key: Array("ops-bad-\($0)".utf8), value: Array("not json".utf8)) }
         harness.produce(updates + unserviceable + garbage)
         _ = harness.awaitFinished(11)
         // Wave two: the first 4 sessions again with the sequence already answered (duplicates).

@@ -39,10 +39,10 @@ final class SequenceCluster: @unchecked Sendable {
     }
 
     @discardableResult
-    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] { TopicAccess.produce(records, with: producer) }
+    func produce(_ records: [KafkaOutgoingMessage]) -> [KafkaDeliveryReport] { TopicAccess.produce(records, with: producer) }
 
     func produce(_ events: [AddressChangeEvent]) {
-        produce(events.map { OutgoingMessage(topic: topics.addressChanged, key: Array($0.sessionID.utf8), value: $0.encode()) })
+        produce(events.map { KafkaOutgoingMessage(topic: topics.addressChanged, key: Array($0.sessionID.utf8), value: $0.encode()) })
     }
 
     /// Every record of a topic from the beginning, once `enough` holds or the time is up.

@@ -34,7 +34,7 @@ import Testing
         let c = try SequenceCluster(partitions: 4)
         let w = try c.start()
         w.awaitAssignment()
-        let reports = c.produce((1...3).map { OutgoingMessage(topic: c.topics.addressChanged, key: Array("k\($0)".utf8),
+        let reports = c.produce((1...3).map { KafkaOutgoingMessage(topic: c.topics.addressChanged, key: Array("k\($0)".utf8),
                                                                value: c.event("k\($0)", 2).encode()) })
         _ = w.awaitFinished(3)
         w.stop()
@@ -53,10 +53,10 @@ import Testing
         // The state says sequence 4 was taken from offset 0, but nothing was committed: the old
         // owner died before its reply was delivered. The replay of that very record is answered.
         let c = try SequenceCluster(partitions: 1)
-        let reports = c.produce([OutgoingMessage(topic: c.topics.addressChanged, key: Array("s".utf8), value: c.event("s", 4).encode())])
+        let reports = c.produce([KafkaOutgoingMessage(topic: c.topics.addressChanged, key: Array("s".utf8), value: c.event("s", 4).encode())])
         guard case .delivered(_, let offset) = reports[0] else { Issue.record("not produced"); return }
         let state = "{\"sequence\":4,\"offset\":\(offset),\"seen_ms\":\(RFC3339.epochMilliseconds(WorkerHarness.now))}"
-        c.produce([OutgoingMessage(topic: c.topics.quoteState, key: Array("s".utf8), value: Array(state.utf8), partition: 0)])
+        c.produce([KafkaOutgoingMessage(topic: c.topics.quoteState, key: Array("s".utf8), value: Array(state.utf8), partition: 0)])
         // A second record with the same sequence (a gateway re-sending) is a duplicate.
         c.produce([c.event("s", 4)])
         let w = try c.start()
@@ -92,7 +92,7 @@ import Testing
 
     @Test func aStateTopicWithAnotherPartitionCountStopsTheWorkerWithAClearMessage() throws {
         let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [
-            TopicSpec(Topics.defaultAddressChanged, partitions: 4), TopicSpec(Topics.defaultQuoteState, partitions: 2)])
+            KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 4), KafkaTopicSpec(Topics.defaultQuoteState, partitions: 2)])
         let config = WorkerConfiguration(kafka: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers]))
         let worker = try Worker(configuration: config, engine: try RuleLibrary.load(path: WorkerHarness.exampleRulesPath),
                                 logger: .silent)
@@ -115,7 +115,7 @@ import Testing
         let group = DispatchGroup()
         for i in 0..<count {
             group.enter()
-            try loader.send(OutgoingMessage(topic: c.topics.quoteState, key: Array("session-\(i)".utf8),
+            try loader.send(KafkaOutgoingMessage(topic: c.topics.quoteState, key: Array("session-\(i)".utf8),
                                             value: Array("{\"sequence\":5,\"offset\":\(i),\"seen_ms\":\(seen)}".utf8),
                                             partition: 0)) { _ in group.leave() }
         }

@@ -5,9 +5,9 @@ import Synchronization
 /// Producing and reading back whole topics, as the tests' outside clients do.
 enum TopicAccess {
     /// Produces records and waits for all their delivery reports, returned in the records' order.
-    static func produce(_ records: [OutgoingMessage], with producer: KafkaProducer) -> [DeliveryReport] {
+    static func produce(_ records: [KafkaOutgoingMessage], with producer: KafkaProducer) -> [KafkaDeliveryReport] {
         let group = DispatchGroup()
-        let reports = Mutex<[Int: DeliveryReport]>([:])
+        let reports = Mutex<[Int: KafkaDeliveryReport]>([:])
         for (i, record) in records.enumerated() {
             group.enter()
             try! producer.send(record) { report in
@@ -26,8 +26,8 @@ enum TopicAccess {
         config["group.id"] = "reader-\(UUID().uuidString)"
         let reader = try KafkaConsumer(configuration: config) { _ in }
         defer { reader.close() }
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(try reader.partitionCount(topic)) { start[TopicPartition(topic, p)] = 0 }
+        var start: [KafkaTopicPartition: Int64] = [:]
+        for p in 0..<Int32(try reader.partitionCount(topic)) { start[KafkaTopicPartition(topic, p)] = 0 }
         try reader.assign(start)
         var records: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)

@@ -71,7 +71,7 @@ final class WorkerHarness: @unchecked Sendable {
     }
 
     @discardableResult
-    func produce(_ records: [OutgoingMessage]) -> [DeliveryReport] { TopicAccess.produce(records, with: producer) }
+    func produce(_ records: [KafkaOutgoingMessage]) -> [KafkaDeliveryReport] { TopicAccess.produce(records, with: producer) }
 
     func event(session: String, sequence: Int64, address: PartialAddress = .cupertino,
                cart: Cart = .twoShirts, trigger: QuoteTrigger = .addressChanged) -> AddressChangeEvent {
@@ -80,8 +80,8 @@ final class WorkerHarness: @unchecked Sendable {
                            cart: cart, occurredAt: Self.now)
     }
 
-    func record(_ event: AddressChangeEvent, headers: [KafkaHeader] = []) -> OutgoingMessage {
-        OutgoingMessage(topic: topics.addressChanged, key: Array(event.sessionID.utf8), value: event.encode(), headers: headers)
+    func record(_ event: AddressChangeEvent, headers: [KafkaHeader] = []) -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: topics.addressChanged, key: Array(event.sessionID.utf8), value: event.encode(), headers: headers)
     }
 
     /// Reads a topic from the beginning until `enough` says so or the time is up.

@@ -22,7 +22,7 @@ import Testing
         for sequence in 1...20 {
             for s in 0..<100 {
                 let session = "\(prefix)-\(s)"
-                try producer.send(OutgoingMessage(topic: "shipping.address-changed", key: Array(session.utf8),
+                try producer.send(KafkaOutgoingMessage(topic: "shipping.address-changed", key: Array(session.utf8),
                                                   value: Array(Self.event(session: session, sequence: sequence).utf8))) { _ in }
                 latest[session] = sequence
             }
@@ -125,8 +125,8 @@ final class ReplyReader {
     init(bootstrap: String) throws {
         reader = try KafkaConsumer(configuration: KafkaConfiguration(["bootstrap.servers": bootstrap, "group.id": "replies-\(UUID().uuidString)",
                                                                       "fetch.wait.max.ms": "5"])) { _ in }
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(try reader.partitionCount("shipping.quote-replies")) { start[TopicPartition("shipping.quote-replies", p)] = 0 }
+        var start: [KafkaTopicPartition: Int64] = [:]
+        for p in 0..<Int32(try reader.partitionCount("shipping.quote-replies")) { start[KafkaTopicPartition("shipping.quote-replies", p)] = 0 }
         try reader.assign(start)
     }
 

@@ -69,19 +69,19 @@ import Testing
         let sessions = (0..<2_000).map { "group-\($0)" }
         let perSession: Int64 = 10
         let now = Date()
-        func event(_ session: String, _ sequence: Int64) -> OutgoingMessage {
+        func event(_ session: String, _ sequence: Int64) -> KafkaOutgoingMessage {
             let e = AddressChangeEvent(eventID: "e-\(session)-\(sequence)", sessionID: session, sequence: sequence, merchant: "acme",
                                        paymentMethodType: "APPLE_PAY", trigger: .addressChanged, currency: .usd,
                                        shippingAddress: PartialAddress(city: "Cupertino", state: "CA", postalCode: "95014", countryCode: "US"),
                                        cart: Cart(subtotal: Money(minorUnits: 4_500, currency: .usd)), occurredAt: now)
-            return OutgoingMessage(topic: "shipping.address-changed", key: Array(session.utf8), value: e.encode())
+            return KafkaOutgoingMessage(topic: "shipping.address-changed", key: Array(session.utf8), value: e.encode())
         }
         // Ten waves; in each, every session sends its next address, and one session in five sends
         // two at once (a burst of re-changes). The kill and the late join fall between waves.
         var sent = 0
         var sequenceOf = Dictionary(uniqueKeysWithValues: sessions.map { ($0, Int64(0)) })
         for wave in 0..<Int(perSession) {
-            var records: [OutgoingMessage] = []
+            var records: [KafkaOutgoingMessage] = []
             for (i, s) in sessions.enumerated() where sequenceOf[s]! < perSession {
                 let count: Int64 = (i + wave) % 5 == 0 ? 2 : 1
                 for _ in 0..<count where sequenceOf[s]! < perSession {
@@ -101,7 +101,7 @@ import Testing
             usleep(300_000)
         }
         // Whatever is left for the waves that ended early.
-        var rest: [OutgoingMessage] = []
+        var rest: [KafkaOutgoingMessage] = []
         for s in sessions { while sequenceOf[s]! < perSession { sequenceOf[s]! += 1; rest.append(event(s, sequenceOf[s]!)) } }
         for r in rest { try producer.send(r) { _ in } }
         producer.flush(timeoutMs: 10_000)
@@ -111,8 +111,8 @@ import Testing
         // Read replies until every session's last sequence is answered.
         let reader = try KafkaConsumer(configuration: KafkaConfiguration([
             "bootstrap.servers": bootstrap, "group.id": "verifier", "fetch.wait.max.ms": "5"])) { _ in }
-        var start: [TopicPartition: Int64] = [:]
-        for p in 0..<Int32(8) { start[TopicPartition("shipping.quote-replies", p)] = 0 }
+        var start: [KafkaTopicPartition: Int64] = [:]
+        for p in 0..<Int32(8) { start[KafkaTopicPartition("shipping.quote-replies", p)] = 0 }
         try reader.assign(start)
         var replies: [String: [Int64]] = [:]
         var answeredLast = Set<String>()

@@ -36,7 +36,7 @@ public struct KafkaMessage: Sendable {
         self.timestampMs = timestampMs
     }
 
-    public var topicPartition: TopicPartition { TopicPartition(topic, partition) }
+    public var topicPartition: KafkaTopicPartition { KafkaTopicPartition(topic, partition) }
 
     /// The last header of that name (Kafka allows repeats; the last one wins, as in most clients).
     public func header(_ name: String) -> [UInt8]? { headers.last(where: { $0.name == name })?.value ?? nil }
@@ -44,7 +44,7 @@ public struct KafkaMessage: Sendable {
 
 /// A record to produce. A nil partition lets the partitioner choose by key, so that all records of
 /// a key land in one partition.
-public struct OutgoingMessage: Sendable {
+public struct KafkaOutgoingMessage: Sendable {
     public var topic: String
     public var key: [UInt8]?
     public var value: [UInt8]
@@ -63,10 +63,10 @@ public struct OutgoingMessage: Sendable {
     }
 }
 
-extension OutgoingMessage {
+extension KafkaOutgoingMessage {
     /// A delete marker for `key` on a compacted topic.
-    public static func tombstone(topic: String, key: [UInt8], partition: Int32? = nil) -> OutgoingMessage {
-        var message = OutgoingMessage(topic: topic, key: key, value: [], partition: partition)
+    public static func tombstone(topic: String, key: [UInt8], partition: Int32? = nil) -> KafkaOutgoingMessage {
+        var message = KafkaOutgoingMessage(topic: topic, key: key, value: [], partition: partition)
         message.isTombstone = true
         return message
     }

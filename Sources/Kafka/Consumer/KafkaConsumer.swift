@@ -19,7 +19,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
                 onError: (@Sendable (KafkaError) -> Void)? = nil,
                 onStatistics: (@Sendable (String) -> Void)? = nil,
-                onRebalance: @escaping (RebalanceEvent) -> Void) throws(KafkaError) {
+                onRebalance: @escaping (KafkaRebalanceEvent) -> Void) throws(KafkaError) {
         var config = configuration
         for (key, value) in Self.fixed {
             if let chosen = config[key], chosen != value {
@@ -65,7 +65,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Joins the consumer group (`group.id` is required) and follows these topics.
     public func subscribe(_ topics: [String]) throws(KafkaError) {
         guard hasGroup else { throw .invalidConfiguration("group.id is required to subscribe to \(topics)") }
-        let list = PartitionList.make(topics.map { TopicPartition($0, RD_KAFKA_PARTITION_UA) })
+        let list = PartitionList.make(topics.map { KafkaTopicPartition($0, RD_KAFKA_PARTITION_UA) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_subscribe(rk, list)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "subscribe to \(topics)") }
@@ -128,7 +128,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// Commits synchronously. Each offset is the next one to consume (last finished + 1).
-    public func commit(_ offsets: [TopicPartition: Int64]) throws(KafkaError) {
+    public func commit(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let list = PartitionList.make(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -142,19 +142,19 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// The group's committed offsets for these partitions (nil where none is committed).
-    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition: Int64] {
+    public func committed(_ partitions: [KafkaTopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         let list = PartitionList.make(partitions)
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_committed(rk, list, timeoutMs)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "read committed offsets") }
-        var result: [TopicPartition: Int64] = [:]
+        var result: [KafkaTopicPartition: Int64] = [:]
         for (tp, offset, _) in PartitionList.read(list) where offset >= 0 { result[tp] = offset }
         return result
     }
 
     /// Reads these partitions from the given offsets without joining the group (a reader of
     /// replies, say). librdkafka still wants a `group.id` for it; no offsets are committed.
-    public func assign(_ offsets: [TopicPartition: Int64]) throws(KafkaError) {
+    public func assign(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
         let list = PartitionList.make(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_assign(rk, list)
@@ -163,7 +163,7 @@ public final class KafkaConsumer: @unchecked Sendable {
 
     /// The partition's low and high watermarks as the leader sees them now: the next record
     /// produced lands at `high`.
-    public func watermarks(_ tp: TopicPartition, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (low: Int64, high: Int64) {
+    public func watermarks(_ tp: KafkaTopicPartition, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (low: Int64, high: Int64) {
         var low: Int64 = 0, high: Int64 = 0
         let err = rd_kafka_query_watermark_offsets(rk, tp.topic, tp.partition, &low, &high, timeoutMs)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "read watermarks of \(tp)") }
@@ -191,31 +191,31 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func unassign() { _ = rd_kafka_assign(rk, nil) }
 
     /// The next offset this consumer will hand out for each partition (nil where it has none yet).
-    public func positions(_ partitions: [TopicPartition]) -> [TopicPartition: Int64] {
+    public func positions(_ partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
         let list = PartitionList.make(partitions)
         defer { rd_kafka_topic_partition_list_destroy(list) }
         guard rd_kafka_position(rk, list) == RD_KAFKA_RESP_ERR_NO_ERROR else { return [:] }
-        var result: [TopicPartition: Int64] = [:]
+        var result: [KafkaTopicPartition: Int64] = [:]
         for (tp, offset, _) in PartitionList.read(list) where offset >= 0 { result[tp] = offset }
         return result
     }
 
     /// Stops fetching these partitions (backpressure) until `resume`.
-    public func pause(_ partitions: [TopicPartition]) {
+    public func pause(_ partitions: [KafkaTopicPartition]) {
         guard !partitions.isEmpty else { return }
         let list = PartitionList.make(partitions)
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_pause_partitions(rk, list)
     }
 
-    public func resume(_ partitions: [TopicPartition]) {
+    public func resume(_ partitions: [KafkaTopicPartition]) {
         guard !partitions.isEmpty else { return }
         let list = PartitionList.make(partitions)
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_resume_partitions(rk, list)
     }
 
-    public func assignment() -> [TopicPartition] {
+    public func assignment() -> [KafkaTopicPartition] {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         guard rd_kafka_assignment(rk, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -236,9 +236,9 @@ public final class KafkaConsumer: @unchecked Sendable {
 }
 
 final class ConsumerCallbacks: ClientCallbacks, @unchecked Sendable {
-    let onRebalance: (RebalanceEvent) -> Void
+    let onRebalance: (KafkaRebalanceEvent) -> Void
 
-    init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?, onRebalance: @escaping (RebalanceEvent) -> Void) {
+    init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?, onRebalance: @escaping (KafkaRebalanceEvent) -> Void) {
         self.onRebalance = onRebalance
         super.init(log: log, onError: onError)
     }

@@ -10,7 +10,7 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
     /// `host:port,…` for `bootstrap.servers`.
     public let bootstrapServers: String
 
-    public init(brokers: Int = 1, topics: [TopicSpec] = []) throws(KafkaError) {
+    public init(brokers: Int = 1, topics: [KafkaTopicSpec] = []) throws(KafkaError) {
         var config = KafkaConfiguration()
         config["log_level"] = "3"  // the mock cluster is chatty at info level
         owner = try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(config))
@@ -29,7 +29,7 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
         rd_kafka_destroy(owner)
     }
 
-    public func createTopic(_ spec: TopicSpec) throws(KafkaError) {
+    public func createTopic(_ spec: KafkaTopicSpec) throws(KafkaError) {
         let err = rd_kafka_mock_topic_create(cluster, spec.name, Int32(spec.partitions),
                                              Int32(min(spec.replicationFactor, brokerCount)))
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "create topic \(spec.name)") }

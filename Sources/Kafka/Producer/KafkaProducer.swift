@@ -46,13 +46,13 @@ public final class KafkaProducer: @unchecked Sendable {
 
     /// Queues a record; `completion` runs once with its delivery report. When librdkafka's queue
     /// is full this waits for room (backpressure) instead of dropping, until `close`.
-    public func send(_ message: OutgoingMessage, completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) {
+    public func send(_ message: KafkaOutgoingMessage, completion: @escaping @Sendable (KafkaDeliveryReport) -> Void) throws(KafkaError) {
         try send(message, waitForRoom: true, completion: completion)
     }
 
     /// Queues a record only if there is room now; returns false (and keeps nothing) when the queue
     /// is full. For delivery-report handlers, which must never wait for the queue they drain.
-    public func sendIfRoom(_ message: OutgoingMessage, completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) -> Bool {
+    public func sendIfRoom(_ message: KafkaOutgoingMessage, completion: @escaping @Sendable (KafkaDeliveryReport) -> Void) throws(KafkaError) -> Bool {
         do {
             try send(message, waitForRoom: false, completion: completion)
             return true
@@ -61,8 +61,8 @@ public final class KafkaProducer: @unchecked Sendable {
         }
     }
 
-    private func send(_ message: OutgoingMessage, waitForRoom: Bool,
-                      completion: @escaping @Sendable (DeliveryReport) -> Void) throws(KafkaError) {
+    private func send(_ message: KafkaOutgoingMessage, waitForRoom: Bool,
+                      completion: @escaping @Sendable (KafkaDeliveryReport) -> Void) throws(KafkaError) {
         let opaque = Unmanaged.passRetained(PendingDelivery(completion)).toOpaque()
         var err = RD_KAFKA_RESP_ERR_NO_ERROR
         repeat {
@@ -78,7 +78,7 @@ public final class KafkaProducer: @unchecked Sendable {
         }
     }
 
-    private func enqueue(_ message: OutgoingMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
+    private func enqueue(_ message: KafkaOutgoingMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         let headers: OpaquePointer? = message.headers.isEmpty ? nil : rd_kafka_headers_new(message.headers.count)
         if let headers {
             for header in message.headers {

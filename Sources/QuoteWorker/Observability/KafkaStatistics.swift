@@ -16,7 +16,7 @@ struct KafkaStatistics: Sendable, Equatable {
         let seconds: Double
     }
 
-    enum Problem: Error, Equatable {
+    enum ParseError: Error, Equatable {
         case notAnObject
         case unreadable(JSONReadError)
     }
@@ -26,7 +26,7 @@ struct KafkaStatistics: Sendable, Equatable {
     let consumerLags: [PartitionLag]
     let brokerRoundTrips: [BrokerRoundTrip]
 
-    init(json: String) throws(Problem) {
+    init(json: String) throws(ParseError) {
         // The document grows with topics and brokers; allow more than an event's 1 MiB.
         let value: JSONValue
         do { value = try JSONReader(maxBytes: 16 << 20).read(json) } catch { throw .unreadable(error) }

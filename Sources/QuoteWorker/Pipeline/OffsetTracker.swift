@@ -14,13 +14,13 @@ public final class OffsetTracker: Sendable {
         var committed: Int64?
     }
 
-    private let state = Mutex<[TopicPartition: PartitionProgress]>([:])
+    private let state = Mutex<[KafkaTopicPartition: PartitionProgress]>([:])
 
     public init() {}
 
     /// Notes a fetched record that must finish `deliveries` productions before it counts as done
     /// (0 for a record whose drop is recorded at once).
-    public func register(_ tp: TopicPartition, offset: Int64, deliveries: Int) {
+    public func register(_ tp: KafkaTopicPartition, offset: Int64, deliveries: Int) {
         state.withLock { all in
             var p = all[tp] ?? PartitionProgress()
             p.pending.append((offset, deliveries))
@@ -30,7 +30,7 @@ public final class OffsetTracker: Sendable {
     }
 
     /// One delivery of the record at `offset` has been reported.
-    public func finishDelivery(_ tp: TopicPartition, offset: Int64) {
+    public func finishDelivery(_ tp: KafkaTopicPartition, offset: Int64) {
         state.withLock { all in
             guard var p = all[tp] else { return }  // the partition was revoked meanwhile
             if let i = p.pending[p.head...].firstIndex(where: { $0.offset == offset }) {
@@ -54,9 +54,9 @@ public final class OffsetTracker: Sendable {
     }
 
     /// Offsets finished since the last commit, per partition, for `partitions` (all when nil).
-    public func committable(_ partitions: Set<TopicPartition>? = nil) -> [TopicPartition: Int64] {
+    public func committable(_ partitions: Set<KafkaTopicPartition>? = nil) -> [KafkaTopicPartition: Int64] {
         state.withLock { all in
-            var result: [TopicPartition: Int64] = [:]
+            var result: [KafkaTopicPartition: Int64] = [:]
             for (tp, p) in all where partitions?.contains(tp) ?? true {
                 if let f = p.finishedThrough, f != p.committed { result[tp] = f }
             }
@@ -64,7 +64,7 @@ public final class OffsetTracker: Sendable {
         }
     }
 
-    public func markCommitted(_ offsets: [TopicPartition: Int64]) {
+    public func markCommitted(_ offsets: [KafkaTopicPartition: Int64]) {
         state.withLock { all in
             for (tp, offset) in offsets { all[tp]?.committed = offset }
         }
@@ -75,7 +75,7 @@ public final class OffsetTracker: Sendable {
         state.withLock { all in all.values.reduce(0) { $0 + ($1.pending.count - $1.head) } }
     }
 
-    public func forget(_ partitions: [TopicPartition]) {
+    public func forget(_ partitions: [KafkaTopicPartition]) {
         state.withLock { all in for tp in partitions { all[tp] = nil } }
     }
 }

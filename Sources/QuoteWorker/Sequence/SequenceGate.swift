@@ -29,12 +29,12 @@ public struct SequenceGate: Sendable {
         }
     }
 
-    private var sessions: [TopicPartition: [String: Entry]] = [:]
+    private var sessions: [KafkaTopicPartition: [String: Entry]] = [:]
 
     public init() {}
 
     /// What to do with the record at `offset` carrying `sequence` of `session`, without recording anything.
-    public func verdict(session: String, sequence: Int64, offset: Int64, in partition: TopicPartition) -> Verdict {
+    public func verdict(session: String, sequence: Int64, offset: Int64, in partition: KafkaTopicPartition) -> Verdict {
         guard let seen = sessions[partition]?[session] else { return .take }
         if sequence < seen.sequence { return .drop(.stale) }
         if sequence == seen.sequence { return offset == seen.sourceOffset ? .take : .drop(.duplicate) }
@@ -44,7 +44,7 @@ public struct SequenceGate: Sendable {
     /// Records that `sequence` is the newest the worker has taken for `session`.
     @discardableResult
     public mutating func take(session: String, sequence: Int64, offset: Int64, nowMs: Int64,
-                              in partition: TopicPartition) -> Entry {
+                              in partition: KafkaTopicPartition) -> Entry {
         let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
         if let old = sessions[partition]?[session], old.sequence > sequence { return old }
         sessions[partition, default: [:]][session] = entry
@@ -52,25 +52,25 @@ public struct SequenceGate: Sendable {
     }
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
-    public func isLatest(session: String, sequence: Int64, in partition: TopicPartition) -> Bool {
+    public func isLatest(session: String, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
         (sessions[partition]?[session]?.sequence ?? 0) <= sequence
     }
 
-    public func entry(session: String, in partition: TopicPartition) -> Entry? { sessions[partition]?[session] }
+    public func entry(session: String, in partition: KafkaTopicPartition) -> Entry? { sessions[partition]?[session] }
 
     /// Sets a partition's state as read back from the state topic.
-    public mutating func restore(_ partition: TopicPartition, _ entries: [String: Entry]) {
+    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: Entry]) {
         sessions[partition] = entries
     }
 
     /// Drops a partition's state when the partition goes to another worker.
-    public mutating func forget(_ partitions: [TopicPartition]) {
+    public mutating func forget(_ partitions: [KafkaTopicPartition]) {
         for p in partitions { sessions[p] = nil }
     }
 
     /// Forgets sessions not seen since `cutoffMs` and says which, so their state can be deleted.
-    public mutating func evictIdle(before cutoffMs: Int64) -> [(TopicPartition, String)] {
-        var evicted: [(TopicPartition, String)] = []
+    public mutating func evictIdle(before cutoffMs: Int64) -> [(KafkaTopicPartition, String)] {
+        var evicted: [(KafkaTopicPartition, String)] = []
         for (partition, entries) in sessions {
             let idle = entries.filter { $0.value.lastSeenMs < cutoffMs }
             guard !idle.isEmpty else { continue }

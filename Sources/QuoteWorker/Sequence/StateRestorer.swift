@@ -8,7 +8,7 @@ final class StateRestorer {
     private let reader: KafkaConsumer
     private let topic: String
 
-    struct Problem: Error, CustomStringConvertible {
+    struct RestoreTimedOut: Error, CustomStringConvertible {
         let description: String
     }
 
@@ -27,11 +27,11 @@ final class StateRestorer {
     /// The entries of each partition, latest record per session winning, tombstones removing.
     func restore(_ partitions: [Int32], timeout: Duration) throws -> [Int32: [String: SequenceGate.Entry]] {
         var result: [Int32: [String: SequenceGate.Entry]] = [:]
-        var end: [TopicPartition: Int64] = [:]
-        var start: [TopicPartition: Int64] = [:]
+        var end: [KafkaTopicPartition: Int64] = [:]
+        var start: [KafkaTopicPartition: Int64] = [:]
         for p in partitions {
             result[p] = [:]
-            let tp = TopicPartition(topic, p)
+            let tp = KafkaTopicPartition(topic, p)
             let marks = try reader.watermarks(tp)
             if marks.high > marks.low {
                 end[tp] = marks.high
@@ -45,7 +45,7 @@ final class StateRestorer {
         var pending = Set(end.keys)
         while !pending.isEmpty {
             guard ContinuousClock.now < deadline else {
-                throw Problem(description: "restoring \(topic) partitions \(pending.map(\.partition).sorted()) took longer than \(timeout)")
+                throw RestoreTimedOut(description: "restoring \(topic) partitions \(pending.map(\.partition).sorted()) took longer than \(timeout)")
             }
             for message in reader.poll(maxMessages: 10_000, timeoutMs: 20) where message.offset < end[message.topicPartition] ?? 0 {
                 guard let key = message.key else { continue }

@@ -5,12 +5,12 @@ import QuoteContract
 /// partition count (a partition's sequence state lives in the state partition of the same
 /// number), the state is compacted, and the dead letters need one partition.
 public enum TopicLayout {
-    public static func specs(_ topics: Topics, partitions: Int, replicationFactor: Int = 1) -> [TopicSpec] {
+    public static func specs(_ topics: Topics, partitions: Int, replicationFactor: Int = 1) -> [KafkaTopicSpec] {
         [
-            TopicSpec(topics.addressChanged, partitions: partitions, replicationFactor: replicationFactor),
-            TopicSpec(topics.quoteReplies, partitions: partitions, replicationFactor: replicationFactor),
-            TopicSpec(topics.deadLetters, partitions: 1, replicationFactor: replicationFactor),
-            TopicSpec(topics.quoteState, partitions: partitions, replicationFactor: replicationFactor,
+            KafkaTopicSpec(topics.addressChanged, partitions: partitions, replicationFactor: replicationFactor),
+            KafkaTopicSpec(topics.quoteReplies, partitions: partitions, replicationFactor: replicationFactor),
+            KafkaTopicSpec(topics.deadLetters, partitions: 1, replicationFactor: replicationFactor),
+            KafkaTopicSpec(topics.quoteState, partitions: partitions, replicationFactor: replicationFactor,
                       config: ["cleanup.policy": "compact"]),
         ]
     }

@@ -29,10 +29,10 @@ public final class Worker: @unchecked Sendable {
     private var consumer: KafkaConsumer!
     private let producer: KafkaProducer
     private let restorer: StateRestorer
-    private var owned: Set<TopicPartition> = []
+    private var owned: Set<KafkaTopicPartition> = []
     // Backpressure: the partitions paused while the producer catches up.
     private var throttle: FetchThrottle
-    private var paused: Set<TopicPartition> = []
+    private var paused: Set<KafkaTopicPartition> = []
     private var watchdog: LoopWatchdog!
 
     public init(configuration: WorkerConfiguration, engine: any QuoteEngine, clock: any Clock = SystemClock(),
@@ -68,7 +68,7 @@ public final class Worker: @unchecked Sendable {
     public var isStopping: Bool { control.stopRequested }
 
     /// Partitions this worker owns now (updated on every rebalance).
-    public var assignedPartitions: [TopicPartition] { control.assignment }
+    public var assignedPartitions: [KafkaTopicPartition] { control.assignment }
 
     /// Runs until `stop`. Throws when the worker cannot go on: topics that do not fit together,
     /// a fatal producer error, a partition whose state cannot be restored.
@@ -195,8 +195,8 @@ public final class Worker: @unchecked Sendable {
                                  "event_id": .text(event.eventID ?? ""), "reason": .text(reason.rawValue)])
     }
 
-    private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: TopicPartition) -> OutgoingMessage {
-        OutgoingMessage(topic: configuration.topics.quoteState, key: Array(session.utf8),
+    private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: configuration.topics.quoteState, key: Array(session.utf8),
                         value: StateRecord.encode(entry), partition: tp.partition)
     }
 
@@ -240,7 +240,7 @@ public final class Worker: @unchecked Sendable {
     /// would leave it deaf to stop requests and rebalances. Records that find no room wait, in
     /// order, behind those already waiting, and fetching pauses until the queue drains.
     private func publish(_ pending: PendingRecord, fromReportThread: Bool = false) {
-        let completion: @Sendable (DeliveryReport) -> Void = { [weak self] report in
+        let completion: @Sendable (KafkaDeliveryReport) -> Void = { [weak self] report in
             self?.delivered(pending, report)
         }
         do {
@@ -259,7 +259,7 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
-    private func delivered(_ pending: PendingRecord, _ report: DeliveryReport) {
+    private func delivered(_ pending: PendingRecord, _ report: KafkaDeliveryReport) {
         switch report {
         case .delivered:
             if let next = pending.then {
@@ -295,7 +295,7 @@ public final class Worker: @unchecked Sendable {
         // First those that found no room, in their order, for as long as there is room now.
         while let pending = redeliveries.nextAwaitingRoom() {
             guard owned.contains(pending.source) else { redeliveries.dropAwaitingRoom(); continue }
-            let completion: @Sendable (DeliveryReport) -> Void = { [weak self] report in self?.delivered(pending, report) }
+            let completion: @Sendable (KafkaDeliveryReport) -> Void = { [weak self] report in self?.delivered(pending, report) }
             do {
                 guard try producer.sendIfRoom(pending.record, completion: completion) else { break }
                 redeliveries.dropAwaitingRoom()
@@ -358,7 +358,7 @@ public final class Worker: @unchecked Sendable {
         let evicted = gate.evictIdle(before: cutoff)
         guard !evicted.isEmpty else { return }
         for (tp, session) in evicted {
-            let tombstone = OutgoingMessage.tombstone(topic: configuration.topics.quoteState, key: Array(session.utf8),
+            let tombstone = KafkaOutgoingMessage.tombstone(topic: configuration.topics.quoteState, key: Array(session.utf8),
                                                       partition: tp.partition)
             // A lost tombstone only means the next owner loads an idle entry and evicts it again.
             _ = try? producer.sendIfRoom(tombstone) { _ in }
@@ -369,7 +369,7 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: - Offsets and rebalances
 
-    private func commitFinished(_ partitions: Set<TopicPartition>? = nil) {
+    private func commitFinished(_ partitions: Set<KafkaTopicPartition>? = nil) {
         let finished = offsets.committable(partitions ?? owned)
         guard !finished.isEmpty else { return }
         do {
@@ -389,7 +389,7 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
-    private func rebalanced(_ event: RebalanceEvent) {
+    private func rebalanced(_ event: KafkaRebalanceEvent) {
         switch event {
         case .assigned(let partitions):
             restoreState(of: partitions)
@@ -412,7 +412,7 @@ public final class Worker: @unchecked Sendable {
     }
 
     /// Runs inside the assignment, before librdkafka hands out the partitions' first records.
-    private func restoreState(of partitions: [TopicPartition]) {
+    private func restoreState(of partitions: [KafkaTopicPartition]) {
         guard !partitions.isEmpty else { return }
         let started = ContinuousClock.now
         do {
@@ -458,10 +458,10 @@ public final class Worker: @unchecked Sendable {
 /// A record on its way out, the record to produce once it is delivered, and the input record
 /// whose offset the last delivery finishes.
 struct PendingRecord: Sendable {
-    let record: OutgoingMessage
-    let source: TopicPartition
+    let record: KafkaOutgoingMessage
+    let source: KafkaTopicPartition
     let offset: Int64
-    var then: OutgoingMessage? = nil
+    var then: KafkaOutgoingMessage? = nil
     /// Set on a reply's chain: when the event it answers happened, for the end-to-end histogram.
     var answersEventOf: Date? = nil
 }
@@ -492,13 +492,13 @@ final class RedeliveryQueue: Sendable {
 
 /// The flags other threads use to steer a running worker.
 final class WorkerControl: Sendable {
-    private let state = Mutex<(stop: Bool, fatal: (any Error)?, assignment: [TopicPartition])>((false, nil, []))
+    private let state = Mutex<(stop: Bool, fatal: (any Error)?, assignment: [KafkaTopicPartition])>((false, nil, []))
 
     var stopRequested: Bool { state.withLock { $0.stop } }
     var fatalError: (any Error)? { state.withLock { $0.fatal } }
-    var assignment: [TopicPartition] { state.withLock { $0.assignment } }
+    var assignment: [KafkaTopicPartition] { state.withLock { $0.assignment } }
 
     func requestStop() { state.withLock { $0.stop = true } }
     func fail(_ error: any Error) { state.withLock { if $0.fatal == nil { $0.fatal = error } } }
-    func setAssignment(_ partitions: [TopicPartition]) { state.withLock { $0.assignment = partitions } }
+    func setAssignment(_ partitions: [KafkaTopicPartition]) { state.withLock { $0.assignment = partitions } }
 }

@@ -41,15 +41,15 @@ final class BenchBroker {
     /// One topic with the run's partition count (the produce-only probe's sink).
     func sinkTopic(for phase: String) throws -> String {
         let name = "bench.\(runID).\(phase)"
-        try create([TopicSpec(name, partitions: partitions)])
+        try create([KafkaTopicSpec(name, partitions: partitions)])
         return name
     }
 
-    private func create(_ specs: [TopicSpec]) throws {
+    private func create(_ specs: [KafkaTopicSpec]) throws {
         if let cluster {
             for spec in specs { try cluster.createTopic(spec) }
         } else {
-            try TopicAdmin.createTopics(specs, configuration: kafka.producerOnly)
+            try KafkaTopicAdmin.createTopics(specs, configuration: kafka.producerOnly)
         }
     }
 }

@@ -60,13 +60,13 @@ enum BenchEvents {
 
     /// One warm-up event for each partition, sent to it by number: the clock starts once every
     /// partition has answered, so that no phase measures a group's first fetch or a cold connection.
-    static func warmup(topic: String, partitions: Int, merchant: String?) -> [OutgoingMessage] {
+    static func warmup(topic: String, partitions: Int, merchant: String?) -> [KafkaOutgoingMessage] {
         (0..<Int32(partitions)).map { p in
             let session = sessionID(p, prefix: warmupPrefix)
             let event = AddressChangeEvent(sessionID: session, sequence: 1, merchant: merchant, paymentMethodType: "APPLE_PAY",
                                            trigger: .sheetOpened, currency: .usd, shippingAddress: addresses[0], cart: cart,
                                            occurredAt: Date())
-            return OutgoingMessage(topic: topic, key: Array(session.utf8), value: event.encode(), partition: p)
+            return KafkaOutgoingMessage(topic: topic, key: Array(session.utf8), value: event.encode(), partition: p)
         }
     }
 

@@ -67,7 +67,7 @@ struct BenchSettings {
                                                  "--drain-timeout", "--svg", "-X"],
                                   flags: ["--compare", "--no-echo", "--json", "--no-progress", "--help"])
         if flags.has("--help") { Output.line(Self.help); exit(0) }
-        guard flags.positional.isEmpty else { throw Arguments.Problem(description: "bench: unexpected \(flags.positional[0])\n\n\(Self.help)") }
+        guard flags.positional.isEmpty else { throw Arguments.UsageError(description: "bench: unexpected \(flags.positional[0])\n\n\(Self.help)") }
         bootstrapServers = flags.value("--bootstrap-servers")
         workers = try flags.int("--workers") ?? workers
         rulesPath = flags.value("--rules") ?? rulesPath
@@ -77,7 +77,7 @@ struct BenchSettings {
         maxBatch = try flags.int("--max-batch") ?? maxBatch
         if let text = flags.value("--rate") {
             if text == "max" { rate = .max } else if let n = Int(text), n > 0 { rate = .fixed(n) } else {
-                throw Arguments.Problem(description: "--rate expects max or a positive whole number of events/s, got \(text)")
+                throw Arguments.UsageError(description: "--rate expects max or a positive whole number of events/s, got \(text)")
             }
         }
         burstFraction = try Self.number(flags, "--burst-fraction") ?? burstFraction
@@ -90,15 +90,15 @@ struct BenchSettings {
         svgPath = flags.value("--svg")
         kafkaAssignments = flags.all("-X")
         guard workers > 0, sessions > 0, events > 0, partitions > 0, maxBatch > 0, duration > 0, drainTimeout >= 0 else {
-            throw Arguments.Problem(description: "bench: --workers, --sessions, --events, --partitions, --max-batch and --duration must be positive")
+            throw Arguments.UsageError(description: "bench: --workers, --sessions, --events, --partitions, --max-batch and --duration must be positive")
         }
-        guard (0...1).contains(burstFraction) else { throw Arguments.Problem(description: "--burst-fraction must be between 0 and 1") }
-        if compare && !echo { throw Arguments.Problem(description: "--compare needs the echo worker; drop --no-echo") }
+        guard (0...1).contains(burstFraction) else { throw Arguments.UsageError(description: "--burst-fraction must be between 0 and 1") }
+        if compare && !echo { throw Arguments.UsageError(description: "--compare needs the echo worker; drop --no-echo") }
     }
 
     private static func number(_ flags: Arguments, _ name: String) throws -> Double? {
         guard let text = flags.value(name) else { return nil }
-        guard let v = Double(text), v.isFinite else { throw Arguments.Problem(description: "\(name) expects a number, got \(text)") }
+        guard let v = Double(text), v.isFinite else { throw Arguments.UsageError(description: "\(name) expects a number, got \(text)") }
         return v
     }
 

@@ -18,8 +18,8 @@ final class EchoWorker: @unchecked Sendable {
     let answered = BenchCounter()
     let unreadable = BenchCounter()
     /// Batches whose replies are on their way; the head ones whose replies are all delivered are committed.
-    private var inFlight: [(remaining: BatchCountdown, offsets: [TopicPartition: Int64])] = []
-    private var committable: [TopicPartition: Int64] = [:]
+    private var inFlight: [(remaining: BatchCountdown, offsets: [KafkaTopicPartition: Int64])] = []
+    private var committable: [KafkaTopicPartition: Int64] = [:]
 
     init(kafka: KafkaConfiguration, inputTopic: String, replyTopic: String, maxBatch: Int) throws {
         self.inputTopic = inputTopic
@@ -68,7 +68,7 @@ final class EchoWorker: @unchecked Sendable {
 
     private func answer(_ batch: [KafkaMessage]) {
         let remaining = BatchCountdown(batch.count)
-        var offsets: [TopicPartition: Int64] = [:]
+        var offsets: [KafkaTopicPartition: Int64] = [:]
         let answered = self.answered
         for message in batch {
             offsets[message.topicPartition] = message.offset + 1
@@ -78,7 +78,7 @@ final class EchoWorker: @unchecked Sendable {
                 continue
             }
             let headers = EchoReply.headers(sessionID: key, sequence: sequence).map { KafkaHeader($0.name, $0.value) }
-            let reply = OutgoingMessage(topic: replyTopic, key: key, value: EchoReply.value(sequence: sequence), headers: headers)
+            let reply = KafkaOutgoingMessage(topic: replyTopic, key: key, value: EchoReply.value(sequence: sequence), headers: headers)
             do {
                 try producer.send(reply) { _ in
                     answered.add()

@@ -59,7 +59,7 @@ final class LoadGenerator: @unchecked Sendable {
         let limit = start + UInt64(duration * 1e9)
         let interval: Double? = if case .fixed(let n) = rate { 1e9 / Double(n) } else { nil }
         let delivered = self.delivered, failed = self.failed
-        let completion: @Sendable (DeliveryReport) -> Void = { report in
+        let completion: @Sendable (KafkaDeliveryReport) -> Void = { report in
             if case .failed = report { failed.add() } else { delivered.add() }
         }
         for (i, event) in plan.events.enumerated() {
@@ -73,7 +73,7 @@ final class LoadGenerator: @unchecked Sendable {
             }
             ledger?.sent(i, at: now)
             do {
-                try producer.send(OutgoingMessage(topic: topic, key: keys[Int(event.session)], value: payloads[i]), completion: completion)
+                try producer.send(KafkaOutgoingMessage(topic: topic, key: keys[Int(event.session)], value: payloads[i]), completion: completion)
                 produced.add()
             } catch {
                 failed.add()

@@ -15,11 +15,11 @@ final class ReplyReader: @unchecked Sendable {
         config["group.id"] = "bench-reader-\(UUID().uuidString)"  // never joins: partitions are assigned by hand
         consumer = try KafkaConsumer(configuration: config) { _ in }
         self.ledger = ledger
-        var start: [TopicPartition: Int64] = [:]
+        var start: [KafkaTopicPartition: Int64] = [:]
         for p in 0..<Int32(try consumer.partitionCount(topic)) {
             // From the high watermark: the topic is fresh on the embedded broker, and on a real one
             // whatever an earlier run left there is not ours to count.
-            start[TopicPartition(topic, p)] = try consumer.watermarks(TopicPartition(topic, p)).high
+            start[KafkaTopicPartition(topic, p)] = try consumer.watermarks(KafkaTopicPartition(topic, p)).high
         }
         try consumer.assign(start)
     }

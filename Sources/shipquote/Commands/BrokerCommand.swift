@@ -19,13 +19,13 @@ enum BrokerCommand {
         if a.has("--help") { return Output.line(help) }
         let brokers = try a.int("--brokers") ?? 1
         guard brokers >= 1 else { Output.fail("broker: --brokers must be at least 1") }
-        var specs: [TopicSpec] = []
+        var specs: [KafkaTopicSpec] = []
         for topic in a.all("--topic") {
             let parts = topic.split(separator: ":")
             guard parts.count == 2, let n = Int(parts[1]), n >= 1 else {
                 Output.fail("broker: --topic expects NAME:PARTITIONS, got \(topic)")
             }
-            specs.append(TopicSpec(String(parts[0]), partitions: n, replicationFactor: min(3, brokers)))
+            specs.append(KafkaTopicSpec(String(parts[0]), partitions: n, replicationFactor: min(3, brokers)))
         }
         if specs.isEmpty { specs = TopicLayout.specs(.defaults, partitions: try a.int("--partitions") ?? 4) }
         let cluster = try EmbeddedKafkaCluster(brokers: brokers, topics: specs)

@@ -122,15 +122,15 @@ enum RulesCommand {
 /// Reads `--cart`: the `cart` object of the CONTRACT event, decoded by the contract's own codec
 /// (so amounts follow the same rules: exact, in the session currency), or a whole event.
 enum CartFile {
-    struct Problem: Error, CustomStringConvertible {
+    struct CartFileError: Error, CustomStringConvertible {
         let description: String
     }
 
     static func read(_ path: String, currency: Currency) throws -> Cart {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "--cart \(path): cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CartFileError(description: "--cart \(path): cannot read the file") }
         let value: JSONValue
-        do { value = try JSONReader().read([UInt8](data)) } catch { throw Problem(description: "--cart \(path): not JSON: \(error)") }
-        guard case .object(let object) = value else { throw Problem(description: "--cart \(path): expected a JSON object like {\"items\": [...]}") }
+        do { value = try JSONReader().read([UInt8](data)) } catch { throw CartFileError(description: "--cart \(path): not JSON: \(error)") }
+        guard case .object(let object) = value else { throw CartFileError(description: "--cart \(path): expected a JSON object like {\"items\": [...]}") }
         let cart = object["session_id"] != nil ? (object["cart"] ?? .object(JSONObject())) : value
         // Wrapped in a minimal event so that the contract's decoder reads the cart exactly as the worker does.
         let event = JSONObject([
@@ -142,7 +142,7 @@ enum CartFile {
         switch AddressChangeEvent.decode(unkeyed: JSONWriter.encode(.object(event))) {
         case .success(let decoded): return decoded.cart
         case .failure(let rejection):
-            throw Problem(description: "--cart \(path): \(rejection.field.map { "\($0): " } ?? "")\(rejection.message)")
+            throw CartFileError(description: "--cart \(path): \(rejection.field.map { "\($0): " } ?? "")\(rejection.message)")
         }
     }
 }

@@ -56,7 +56,7 @@ enum RunCommand {
     }
 
     static func createTopics(_ settings: RunSettings, partitions: Int, replication: Int) throws {
-        try TopicAdmin.createTopics(TopicLayout.specs(settings.topics, partitions: partitions, replicationFactor: replication),
+        try KafkaTopicAdmin.createTopics(TopicLayout.specs(settings.topics, partitions: partitions, replicationFactor: replication),
                                     configuration: settings.kafka)
     }
 }

@@ -18,7 +18,7 @@ enum SessionMemoryBench {
         let started = DispatchTime.now().uptimeNanoseconds
         for i in 0..<count {
             gate.take(session: UUID().uuidString.lowercased(), sequence: Int64(i % 50 + 1), offset: Int64(i), nowMs: 1_791_633_600_000 + Int64(i),
-                      in: TopicPartition("shipping.address-changed", Int32(i % partitions)))
+                      in: KafkaTopicPartition("shipping.address-changed", Int32(i % partitions)))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let after = residentBytes()

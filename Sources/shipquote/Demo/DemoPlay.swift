@@ -61,7 +61,7 @@ struct DemoPlay {
         config["group.id"] = "shipquote-demo-dlq-reader"  // assigned by hand, never joined
         let reader = try KafkaConsumer(configuration: config) { _ in }
         defer { reader.close() }
-        try reader.assign([TopicPartition(topic, 0): 0])
+        try reader.assign([KafkaTopicPartition(topic, 0): 0])
         let deadline = Date().addingTimeInterval(10)
         var records: [KafkaMessage] = []
         while records.isEmpty && Date() < deadline { records = reader.poll(maxMessages: 10, timeoutMs: 100) }

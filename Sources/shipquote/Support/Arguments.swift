@@ -5,7 +5,7 @@ struct Arguments {
     private(set) var switches: Set<String> = []
     private(set) var positional: [String] = []
 
-    struct Problem: Error, CustomStringConvertible {
+    struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
 
@@ -24,18 +24,18 @@ struct Arguments {
             }
             name = aliases[name] ?? name
             if flags.contains(name) {
-                guard inline == nil else { throw Problem(description: "\(name) takes no value") }
+                guard inline == nil else { throw UsageError(description: "\(name) takes no value") }
                 switches.insert(name)
             } else if valued.contains(name) {
                 let value: String
                 if let inline { value = inline } else {
-                    guard i < args.count else { throw Problem(description: "\(name) needs a value") }
+                    guard i < args.count else { throw UsageError(description: "\(name) needs a value") }
                     value = args[i]
                     i += 1
                 }
                 values[name, default: []].append(value)
             } else {
-                throw Problem(description: "unknown flag \(arg)")
+                throw UsageError(description: "unknown flag \(arg)")
             }
         }
     }
@@ -46,7 +46,7 @@ struct Arguments {
 
     func int(_ name: String) throws -> Int? {
         guard let text = value(name) else { return nil }
-        guard let n = Int(text) else { throw Problem(description: "\(name) expects a whole number, got \(text)") }
+        guard let n = Int(text) else { throw UsageError(description: "\(name) expects a whole number, got \(text)") }
         return n
     }
 }

@@ -17,15 +17,15 @@ struct CartFacts: Sendable {
     let itemCount: Int
     let taxableLines: [TaxableLine]
 
-    enum Problem: Error {
+    enum CartFactsError: Error {
         case currencyMismatch(String)
         case outOfRange(String)
     }
 
-    init(_ cart: Cart, currency: Currency) throws(Problem) {
+    init(_ cart: Cart, currency: Currency) throws(CartFactsError) {
         let limit = Money.maxMinorUnits
         // `what` is built only on failure: this runs for every line of every quote.
-        func check(_ m: Money, _ what: @autoclosure () -> String) throws(Problem) {
+        func check(_ m: Money, _ what: @autoclosure () -> String) throws(CartFactsError) {
             guard m.currency == currency else { throw .currencyMismatch("\(what()) is in \(m.currency.code), the session in \(currency.code)") }
             guard m.minorUnits.magnitude <= limit.magnitude else { throw .outOfRange("\(what()) is too large") }
         }

@@ -1,5 +1,5 @@
 /// One partition of one topic: the unit Kafka assigns, orders and commits.
-public struct TopicPartition: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct KafkaTopicPartition: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let topic: String
     public let partition: Int32
 
@@ -10,7 +10,7 @@ public struct TopicPartition: Hashable, Sendable, Comparable, CustomStringConver
 
     public var description: String { "\(topic)[\(partition)]" }
 
-    public static func < (lhs: TopicPartition, rhs: TopicPartition) -> Bool {
+    public static func < (lhs: KafkaTopicPartition, rhs: KafkaTopicPartition) -> Bool {
         (lhs.topic, lhs.partition) < (rhs.topic, rhs.partition)
     }
 }

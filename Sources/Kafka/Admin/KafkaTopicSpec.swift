@@ -1,6 +1,6 @@
 /// A topic to create: name, partition count, replication, and topic-level settings
 /// (`cleanup.policy=compact` for a changelog, say).
-public struct TopicSpec: Sendable, Hashable {
+public struct KafkaTopicSpec: Sendable, Hashable {
     public let name: String
     public let partitions: Int
     public let replicationFactor: Int

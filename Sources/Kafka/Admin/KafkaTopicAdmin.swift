@@ -1,9 +1,9 @@
 import CRdKafka
 
 /// Topic creation and metadata over a short-lived client handle.
-public enum TopicAdmin {
+public enum KafkaTopicAdmin {
     /// Creates the topics that do not exist yet; a topic that already exists is left as it is.
-    public static func createTopics(_ topics: [TopicSpec], configuration: KafkaConfiguration,
+    public static func createTopics(_ topics: [KafkaTopicSpec], configuration: KafkaConfiguration,
                                     timeoutMs: Int32 = 30_000) throws(KafkaError) {
         guard !topics.isEmpty else { return }
         let rk = try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(configuration))

@@ -1,7 +1,7 @@
 /// A change of what this consumer owns. The handler runs synchronously inside `poll`, before
 /// librdkafka applies the change, so a revoke can still commit and an assign can restore state
 /// before the first record of a partition is handed out.
-public enum RebalanceEvent: Sendable, Equatable {
-    case assigned([TopicPartition])
-    case revoked([TopicPartition])
+public enum KafkaRebalanceEvent: Sendable, Equatable {
+    case assigned([KafkaTopicPartition])
+    case revoked([KafkaTopicPartition])
 }
