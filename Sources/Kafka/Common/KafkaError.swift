@@ -33,7 +33,7 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible, Equatable {
         KafkaError(code: RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue, name: "_INVALID_ARG", message: message)
     }
 
-    init(code: Int32, name: String, message: String, isFatal: Bool = false, isRetriable: Bool = false) {
+    public init(code: Int32, name: String, message: String, isFatal: Bool = false, isRetriable: Bool = false) {
         self.code = code
         self.name = name
         self.message = message

@@ -44,7 +44,7 @@ public struct KafkaMessage: Sendable {
 
 /// A record to produce. A nil partition lets the partitioner choose by key, so that all records of
 /// a key land in one partition.
-public struct KafkaOutgoingMessage: Sendable {
+public struct KafkaOutgoingMessage: Sendable, Hashable {
     public var topic: String
     public var key: [UInt8]?
     public var value: [UInt8]

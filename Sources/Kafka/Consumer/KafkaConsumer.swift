@@ -9,6 +9,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let callbacks: ConsumerCallbacks
     private var closed = false
     private let hasGroup: Bool
+    private let consumerQueue: OpaquePointer?
 
     /// Settings this wrapper relies on; an operator who overrides them gets an error, not a surprise.
     static let fixed: [String: String] = [
@@ -44,8 +45,9 @@ public final class KafkaConsumer: @unchecked Sendable {
             let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as! ConsumerCallbacks
             let owned = PartitionList.read(partitions).map(\.0)
             if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
-                callbacks.onRebalance(.assigned(owned))
+                // Assigned first, so that the handler may pause what it is not ready to fetch yet.
                 rd_kafka_assign(rk, partitions)
+                callbacks.onRebalance(.assigned(owned))
             } else {
                 if err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS { callbacks.onRebalance(.revoked(owned)) }
                 rd_kafka_assign(rk, nil)
@@ -55,11 +57,21 @@ public final class KafkaConsumer: @unchecked Sendable {
         rk = try makeClient(RD_KAFKA_CONSUMER, conf: conf)
         // Route the main queue to the consumer queue so one poll serves messages, rebalances and errors.
         rd_kafka_poll_set_consumer(rk)
+        // Our reference to the queue `poll` waits on, for `wakeUp`; released in deinit.
+        consumerQueue = rd_kafka_queue_get_consumer(rk)
     }
 
     deinit {
         close()
+        if let consumerQueue { rd_kafka_queue_destroy(consumerQueue) }
         rd_kafka_destroy(rk)
+    }
+
+    /// Makes a `poll` that is waiting return at once (with what it has). Safe from any thread: the
+    /// delivery-report thread uses it so that the polling thread handles a report without waiting
+    /// out its poll timeout.
+    public func wakeUp() {
+        if let consumerQueue { rd_kafka_queue_yield(consumerQueue) }
     }
 
     /// Joins the consumer group (`group.id` is required) and follows these topics.

@@ -1,0 +1,74 @@
+import Kafka
+
+/// Which fetched records are finished (reply delivered, dead letter written, or drop recorded),
+/// so that offsets are committed only up to the first record that is not: a crash replays, never skips.
+/// A value confined to the loop's thread: delivery reports reach it through the pipeline's inbox.
+public struct OffsetTracker: Sendable {
+    private struct PartitionProgress {
+        /// Records in offset order with how many deliveries each still waits for.
+        var pending: [(offset: Int64, outstanding: Int)] = []
+        var head = 0
+        /// The next offset to consume after everything finished so far (what a commit says).
+        var finishedThrough: Int64?
+        var committed: Int64?
+    }
+
+    private var partitions: [KafkaTopicPartition: PartitionProgress] = [:]
+
+    public init() {}
+
+    /// Notes a fetched record that must finish `deliveries` productions before it counts as done
+    /// (0 for a record whose drop is recorded at once).
+    public mutating func register(_ tp: KafkaTopicPartition, offset: Int64, deliveries: Int) {
+        var p = partitions[tp] ?? PartitionProgress()
+        p.pending.append((offset, deliveries))
+        Self.advance(&p)
+        partitions[tp] = p
+    }
+
+    /// One delivery of the record at `offset` has been reported.
+    public mutating func finishDelivery(_ tp: KafkaTopicPartition, offset: Int64) {
+        guard var p = partitions[tp] else { return }  // the partition was revoked meanwhile
+        if let i = p.pending[p.head...].firstIndex(where: { $0.offset == offset }) {
+            p.pending[i].outstanding -= 1
+            Self.advance(&p)
+        }
+        partitions[tp] = p
+    }
+
+    private static func advance(_ p: inout PartitionProgress) {
+        while p.head < p.pending.count && p.pending[p.head].outstanding <= 0 {
+            p.finishedThrough = p.pending[p.head].offset + 1
+            p.head += 1
+        }
+        // Reclaim the finished prefix now and then rather than on every record.
+        if p.head > 1024 && p.head * 2 > p.pending.count {
+            p.pending.removeFirst(p.head)
+            p.head = 0
+        }
+    }
+
+    /// Offsets finished since the last commit, per partition, for `partitions` (all when nil).
+    public func committable(_ only: Set<KafkaTopicPartition>? = nil) -> [KafkaTopicPartition: Int64] {
+        var result: [KafkaTopicPartition: Int64] = [:]
+        for (tp, p) in partitions where only?.contains(tp) ?? true {
+            if let f = p.finishedThrough, f != p.committed { result[tp] = f }
+        }
+        return result
+    }
+
+    public mutating func markCommitted(_ offsets: [KafkaTopicPartition: Int64]) {
+        for (tp, offset) in offsets { partitions[tp]?.committed = offset }
+    }
+
+    /// Records still waiting for a delivery, over `only` these partitions (all when nil).
+    public func unfinished(in only: Set<KafkaTopicPartition>? = nil) -> Int {
+        partitions.reduce(0) { sum, entry in
+            only?.contains(entry.key) ?? true ? sum + entry.value.pending.count - entry.value.head : sum
+        }
+    }
+
+    public mutating func forget(_ gone: [KafkaTopicPartition]) {
+        for tp in gone { partitions[tp] = nil }
+    }
+}

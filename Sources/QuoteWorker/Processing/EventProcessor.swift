@@ -1,0 +1,161 @@
+import Foundation
+import Kafka
+import QuoteContract
+import ShippingRules
+
+/// Turns a fetched batch into decisions: which records to produce for each input record, and why
+/// any got no reply. It holds the sequence gate; it knows no client, thread or wall clock but the
+/// injected one, so every rule of the sequence check is testable with exact values.
+///
+/// The rules it applies, in order, per record:
+/// 1. Unreadable → the dead letter, plus a `rejected` reply when session and sequence were
+///    readable and the gate takes them (an old bad event never answers over a newer address).
+/// 2. The gate: below the session's highest sequence → `stale`; equal from another record → `duplicate`.
+/// 3. Conflation: a newer event of the session later in the same batch → `superseded`.
+/// 4. The gate takes it; past its deadline → `expired` (the state is still written, so an older
+///    event arriving later still counts as stale).
+/// 5. Quoted at `occurred_at` (a replay after a crash gives the very same update), asked again
+///    whether it is still the newest, and answered: state record, then reply.
+public struct EventProcessor {
+    public struct Settings: Sendable {
+        public var topics: Topics
+        /// An event without `reply_by` expires this long after `occurred_at`; nil: never.
+        public var defaultTimeToLive: TimeInterval?
+
+        public init(topics: Topics, defaultTimeToLive: TimeInterval?) {
+            self.topics = topics
+            self.defaultTimeToLive = defaultTimeToLive
+        }
+    }
+
+    public private(set) var gate = SequenceGate()
+    /// Told how long each quote took (for the quote-duration histogram).
+    public var onQuoted: ((Duration) -> Void)?
+    private let settings: Settings
+    private let engine: any QuoteEngine
+    private let clock: any Clock
+
+    public init(settings: Settings, engine: any QuoteEngine, clock: any Clock) {
+        self.settings = settings
+        self.engine = engine
+        self.clock = clock
+    }
+
+    /// Decides every record of `batch`, in order. `shouldStop` is asked before each record: once it
+    /// says yes the rest is left for the next owner to replay.
+    public mutating func process(_ batch: [KafkaMessage], shouldStop: () -> Bool = { false }) -> [ProcessedRecord] {
+        var decided: [ProcessedRecord] = []
+        decided.reserveCapacity(batch.count)
+        process(batch, shouldStop: shouldStop) { decided.append($0) }
+        return decided
+    }
+
+    /// The same, handing each decision to `emit` as soon as it is made, so that its records can be
+    /// produced while the rest of the batch is quoted.
+    public mutating func process(_ batch: [KafkaMessage], shouldStop: () -> Bool = { false },
+                                 emit: (ProcessedRecord) -> Void) {
+        let now = clock.now()
+        let read = batch.map { ReadEvent.read($0) }
+        var newest: [String: Int64] = [:]
+        for case .success(let event) in read {
+            newest[event.sessionID] = max(newest[event.sessionID] ?? .min, event.sequence)
+        }
+        for (message, result) in zip(batch, read) {
+            if shouldStop() {
+                emit(ProcessedRecord(source: message.topicPartition, offset: message.offset, disposition: .leftForReplay))
+                continue
+            }
+            switch result {
+            case .success(let event):
+                emit(answer(event, message, newestInBatch: newest[event.sessionID]!, now: now, shouldStop: shouldStop))
+            case .failure(let rejection):
+                emit(deadLetter(message, rejection, now: now))
+            }
+        }
+    }
+
+    private mutating func answer(_ event: ReadEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
+                                 shouldStop: () -> Bool) -> ProcessedRecord {
+        let tp = message.topicPartition
+        func dropped(_ reason: DropReason, _ chains: [DeliveryChain] = []) -> ProcessedRecord {
+            ProcessedRecord(source: tp, offset: message.offset, disposition: .dropped(reason), chains: chains,
+                            sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
+        }
+        if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
+            return dropped(reason)
+        }
+        if event.sequence < newestInBatch { return dropped(.superseded) }
+        let entry = gate.take(session: event.sessionID, sequence: event.sequence, offset: message.offset,
+                              nowMs: RFC3339.epochMilliseconds(now), in: tp)
+        let state = stateRecord(event.sessionID, entry, tp)
+        if isExpired(event, now: now) { return dropped(.expired, [DeliveryChain([state])]) }
+
+        let quoteStarted = ContinuousClock.now
+        let result = engine.quote(event.event().quoteRequest(now: event.occurredAt))
+        onQuoted?(ContinuousClock.now - quoteStarted)
+        // The contract's rule 2: asked again just before publishing.
+        guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else { return dropped(.superseded) }
+        // A quote that outlasted the stall limit: the partition may have a new owner by now, whose
+        // newer state record this one could land after. Left for that owner's replay.
+        if shouldStop() { return ProcessedRecord(source: tp, offset: message.offset, disposition: .leftForReplay) }
+        let outcome = ReplyOutcome(result)
+        let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
+                               outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
+        let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies,
+                                            traceparent: message.header(ContractHeader.traceparent))
+        return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.name),
+                               chains: [DeliveryChain([state, replyRecord], answersEventOf: event.occurredAt)],
+                               sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
+    }
+
+    private func isExpired(_ event: ReadEvent, now: Date) -> Bool {
+        if let replyBy = event.replyBy { return replyBy <= now }
+        if let ttl = settings.defaultTimeToLive { return event.occurredAt.addingTimeInterval(ttl) <= now }
+        return false
+    }
+
+    private mutating func deadLetter(_ message: KafkaMessage, _ rejection: EventRejection, now: Date) -> ProcessedRecord {
+        let tp = message.topicPartition
+        var chains = [DeliveryChain([ReplyRecord.deadLetter(message, rejection: rejection, topic: settings.topics.deadLetters)])]
+        if let session = rejection.sessionID, let sequence = rejection.sequence {
+            let reply = ReplyRecord.reply(
+                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(reason: rejection.description),
+                           rulesVersion: engine.version, computedAt: clock.now()),
+                topic: settings.topics.quoteReplies, traceparent: message.header(ContractHeader.traceparent))
+            if rejection.code == .keyMismatch {
+                // It sits in another session's partition: answered, but that partition's state is not its own.
+                chains.append(DeliveryChain([reply]))
+            } else if gate.verdict(session: session, sequence: sequence, offset: message.offset, in: tp) == .take {
+                let entry = gate.take(session: session, sequence: sequence, offset: message.offset,
+                                      nowMs: RFC3339.epochMilliseconds(now), in: tp)
+                chains.append(DeliveryChain([stateRecord(session, entry, tp), reply]))
+            }
+        }
+        return ProcessedRecord(source: tp, offset: message.offset, disposition: .deadLettered(rejection.code), chains: chains,
+                               sessionID: rejection.sessionID, sequence: rejection.sequence, field: rejection.field)
+    }
+
+    private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: settings.topics.quoteState, key: Array(session.utf8),
+                             value: StateRecord.encode(entry), partition: tp.partition)
+    }
+
+    // MARK: - Partition state
+
+    /// Sets a partition's sessions as read back from the state topic, before its first record.
+    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: SequenceGate.Entry]) {
+        gate.restore(partition, entries)
+    }
+
+    /// Forgets partitions that went to another worker.
+    public mutating func forget(_ partitions: [KafkaTopicPartition]) { gate.forget(partitions) }
+
+    /// Forgets sessions idle for longer than `idleTimeout` and returns the tombstones that delete
+    /// their state, so memory and the state topic stay bounded by the sessions that are alive.
+    public mutating func evictIdleSessions(idleTimeout: TimeInterval) -> [KafkaOutgoingMessage] {
+        let cutoff = RFC3339.epochMilliseconds(clock.now()) - Int64(idleTimeout * 1000)
+        return gate.evictIdle(before: cutoff).map { tp, session in
+            KafkaOutgoingMessage.tombstone(topic: settings.topics.quoteState, key: Array(session.utf8), partition: tp.partition)
+        }
+    }
+}

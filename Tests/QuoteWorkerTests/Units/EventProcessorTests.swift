@@ -1,0 +1,204 @@
+import Foundation
+import Kafka
+import QuoteContract
+@testable import QuoteWorker
+import ShippingRules
+import Testing
+
+/// The event processor without a broker: every drop reason, conflation, dead letters, and the
+/// exact records it asks to produce.
+@Suite struct EventProcessorTests {
+    /// Answers `keep` to everything: the processor's decisions, not the rules, are under test.
+    struct KeepEngine: QuoteEngine {
+        let version = "sha256:test"
+        func quote(_ request: QuoteRequest) -> QuoteResult { .keep }
+    }
+
+    static let tp = KafkaTopicPartition(Topics.defaultAddressChanged, 2)
+    static let nowMs: Int64 = 1_791_910_800_000  // WorkerHarness.now, 2026-10-13T17:00:00Z
+
+    let clock = ManualClock(WorkerHarness.now)
+
+    func processor(ttl: TimeInterval? = 30) -> EventProcessor {
+        EventProcessor(settings: .init(topics: .defaults, defaultTimeToLive: ttl), engine: KeepEngine(), clock: clock)
+    }
+
+    static func event(_ session: String, _ sequence: Int64, occurredAt: Date = WorkerHarness.now, replyBy: Date? = nil) -> AddressChangeEvent {
+        AddressChangeEvent(eventID: "evt-\(session)-\(sequence)", sessionID: session, sequence: sequence, merchant: "acme",
+                           paymentMethodType: "APPLE_PAY", trigger: .addressChanged, currency: .usd,
+                           shippingAddress: .cupertino, cart: .twoShirts,
+                           occurredAt: occurredAt, replyBy: replyBy)
+    }
+
+    static func record(_ event: AddressChangeEvent, offset: Int64, key: String? = nil, headers: [KafkaHeader] = []) -> KafkaMessage {
+        KafkaMessage(topic: tp.topic, partition: tp.partition, offset: offset, key: Array((key ?? event.sessionID).utf8),
+                     value: event.encode(), headers: headers)
+    }
+
+    static func raw(_ text: String, offset: Int64, key: String = "s") -> KafkaMessage {
+        KafkaMessage(topic: tp.topic, partition: tp.partition, offset: offset, key: Array(key.utf8), value: Array(text.utf8))
+    }
+
+    func stateValue(_ sequence: Int64, offset: Int64) -> [UInt8] {
+        Array("{\"sequence\":\(sequence),\"offset\":\(offset),\"seen_ms\":\(Self.nowMs)}".utf8)
+    }
+
+    @Test func aNewEventIsAnsweredWithItsStateRecordFirstThenTheReply() throws {
+        var p = processor()
+        let traceparent = KafkaHeader(ContractHeader.traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+        let decided = p.process([Self.record(Self.event("a", 1), offset: 40, headers: [traceparent])])
+        #expect(decided.count == 1)
+        let r = decided[0]
+        #expect(r.disposition == .answered(outcome: "keep"))
+        #expect(r.source == Self.tp && r.offset == 40 && r.sessionID == "a" && r.sequence == 1 && r.eventID == "evt-a-1")
+        #expect(r.chains.count == 1)
+        let chain = r.chains[0]
+        #expect(chain.answersEventOf == WorkerHarness.now)
+        #expect(chain.records.count == 2)
+        let state = chain.records[0]
+        #expect(state.topic == Topics.defaultQuoteState && state.partition == 2 && state.key == Array("a".utf8))
+        #expect(state.value == stateValue(1, offset: 40))
+        let reply = chain.records[1]
+        #expect(reply.topic == Topics.defaultQuoteReplies && reply.partition == nil && reply.key == Array("a".utf8))
+        #expect(reply.headers.map(\.name) == ["content-type", "session-id", "sequence", "traceparent"])
+        #expect(reply.headers.last?.value == traceparent.value)
+        let decoded = try QuoteReply.decode(reply.value)
+        #expect(decoded == QuoteReply(sessionID: "a", sequence: 1, eventID: "evt-a-1", outcome: .keep,
+                                      rulesVersion: "sha256:test", computedAt: WorkerHarness.now))
+    }
+
+    @Test func anOlderSequenceIsStaleAndTheSameSequenceFromAnotherRecordIsADuplicate() {
+        var p = processor()
+        _ = p.process([Self.record(Self.event("a", 5), offset: 10)])
+        let decided = p.process([Self.record(Self.event("a", 4), offset: 11), Self.record(Self.event("a", 5), offset: 12)])
+        #expect(decided.map(\.disposition) == [.dropped(.stale), .dropped(.duplicate)])
+        #expect(decided.allSatisfy { $0.chains.isEmpty })
+        #expect(p.gate.entry(session: "a", in: Self.tp) == SequenceGate.Entry(sequence: 5, sourceOffset: 10, lastSeenMs: Self.nowMs))
+    }
+
+    @Test func theVeryRecordThatSetTheStateIsAnsweredAgainOnReplay() {
+        var p = processor()
+        p.restore(Self.tp, ["a": SequenceGate.Entry(sequence: 5, sourceOffset: 10, lastSeenMs: 0)])
+        let decided = p.process([Self.record(Self.event("a", 5), offset: 10)])
+        #expect(decided.map(\.disposition) == [.answered(outcome: "keep")])
+        #expect(decided[0].chains[0].records[0].value == stateValue(5, offset: 10))
+    }
+
+    @Test func withinABatchOnlyEachSessionsNewestEventIsQuoted() {
+        var p = processor()
+        let decided = p.process([
+            Self.record(Self.event("a", 1), offset: 0), Self.record(Self.event("b", 1), offset: 1),
+            Self.record(Self.event("a", 3), offset: 2), Self.record(Self.event("a", 2), offset: 3),
+        ])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .answered(outcome: "keep"),
+                                                .answered(outcome: "keep"), .dropped(.stale)])
+        #expect(decided.map(\.offset) == [0, 1, 2, 3])
+    }
+
+    @Test func anEventPastItsDeadlineExpiresButStillRecordsItsSequence() {
+        var p = processor(ttl: 30)
+        clock.set(WorkerHarness.now.addingTimeInterval(31))
+        let late = p.process([Self.record(Self.event("a", 2), offset: 7)])
+        #expect(late.map(\.disposition) == [.dropped(.expired)])
+        #expect(late[0].chains.map { $0.records.map(\.topic) } == [[Topics.defaultQuoteState]])
+        // An older event arriving after it is stale, not answered.
+        #expect(p.process([Self.record(Self.event("a", 1), offset: 8)]).map(\.disposition) == [.dropped(.stale)])
+    }
+
+    @Test func replyByWinsOverTheDefaultTimeToLive() {
+        var p = processor(ttl: 30)
+        clock.set(WorkerHarness.now.addingTimeInterval(5))
+        let decided = p.process([
+            Self.record(Self.event("a", 1, replyBy: WorkerHarness.now.addingTimeInterval(5)), offset: 0),
+            Self.record(Self.event("b", 1, replyBy: WorkerHarness.now.addingTimeInterval(6)), offset: 1),
+        ])
+        #expect(decided.map(\.disposition) == [.dropped(.expired), .answered(outcome: "keep")])
+    }
+
+    @Test func withoutATimeToLiveAnOldEventIsStillAnswered() {
+        var p = processor(ttl: nil)
+        clock.set(WorkerHarness.now.addingTimeInterval(86_400))
+        #expect(p.process([Self.record(Self.event("a", 1), offset: 0)]).map(\.disposition) == [.answered(outcome: "keep")])
+    }
+
+    @Test func anUnreadableRecordGoesToTheDeadLettersAloneWhenItsSessionCannotBeRead() {
+        var p = processor()
+        let decided = p.process([Self.raw("not json", offset: 9)])
+        #expect(decided.map(\.disposition) == [.deadLettered(.notJSON)])
+        let letter = decided[0].chains.map(\.records)
+        #expect(letter.count == 1 && letter[0].count == 1)
+        let record = letter[0][0]
+        #expect(record.topic == Topics.defaultDeadLetters && record.value == Array("not json".utf8) && record.key == Array("s".utf8))
+        #expect(record.headers.map(\.name) == ["error-code", "error-message", "source-topic", "source-partition", "source-offset"])
+        #expect(record.headers.map { String(decoding: $0.value ?? [], as: UTF8.self) }.suffix(3)
+                == [Topics.defaultAddressChanged, "2", "9"])
+    }
+
+    @Test func aBadEventWithAReadableSessionIsDeadLetteredAndAnsweredRejectedThroughTheGate() throws {
+        var p = processor()
+        var bad = Self.event("a", 3)
+        bad.currency = .eur  // the cart's amounts are in USD: a currency mismatch
+        let decided = p.process([Self.record(bad, offset: 4)])
+        guard case .deadLettered(let code) = decided[0].disposition else { Issue.record("not dead-lettered"); return }
+        #expect(code == .currencyMismatch)
+        #expect(decided[0].chains.map { $0.records.map(\.topic) }
+                == [[Topics.defaultDeadLetters], [Topics.defaultQuoteState, Topics.defaultQuoteReplies]])
+        let reply = try QuoteReply.decode(decided[0].chains[1].records[1].value)
+        #expect(reply.sequence == 3 && reply.sessionID == "a")
+        guard case .rejected(let reason) = reply.outcome else { Issue.record("not rejected"); return }
+        #expect(reason.hasPrefix("currency_mismatch: "))
+        // An older bad event no longer answers over the newer address.
+        let older = p.process([Self.record(bad.with(sequence: 2), offset: 5)])
+        #expect(older[0].chains.map { $0.records.map(\.topic) } == [[Topics.defaultDeadLetters]])
+    }
+
+    @Test func anEventInAnotherSessionsPartitionIsAnsweredButLeavesThisPartitionsStateAlone() {
+        var p = processor()
+        let decided = p.process([Self.record(Self.event("a", 1), offset: 0, key: "b")])
+        #expect(decided.map(\.disposition) == [.deadLettered(.keyMismatch)])
+        #expect(decided[0].chains.map { $0.records.map(\.topic) } == [[Topics.defaultDeadLetters], [Topics.defaultQuoteReplies]])
+        #expect(p.gate.trackedSessions == 0)
+    }
+
+    @Test func onceToldToStopTheRestOfTheBatchIsLeftForReplay() {
+        var p = processor()
+        var asked = 0
+        let decided = p.process([Self.record(Self.event("a", 1), offset: 0), Self.record(Self.event("b", 1), offset: 1),
+                                 Self.record(Self.event("c", 1), offset: 2)]) {
+            asked += 1
+            return asked > 2  // asked before a, after a's quote, then before b
+        }
+        #expect(decided.map(\.disposition) == [.answered(outcome: "keep"), .leftForReplay, .leftForReplay])
+        #expect(decided[1].chains.isEmpty && decided[2].chains.isEmpty)
+    }
+
+    @Test func idleSessionsAreForgottenWithTombstonesInTheirOwnPartition() {
+        var p = processor()
+        _ = p.process([Self.record(Self.event("old", 1), offset: 0)])
+        clock.advance(by: 100)
+        _ = p.process([Self.record(Self.event("new", 1, occurredAt: clock.now()), offset: 1)])
+        clock.advance(by: 50)
+        let tombstones = p.evictIdleSessions(idleTimeout: 120)
+        #expect(tombstones == [KafkaOutgoingMessage.tombstone(topic: Topics.defaultQuoteState, key: Array("old".utf8), partition: 2)])
+        #expect(p.gate.trackedSessions == 1)
+    }
+
+    @Test func forgettingAPartitionForgetsItsSessionsOnly() {
+        var p = processor()
+        let other = KafkaTopicPartition(Topics.defaultAddressChanged, 3)
+        p.restore(other, ["x": SequenceGate.Entry(sequence: 1, sourceOffset: 0, lastSeenMs: 0)])
+        _ = p.process([Self.record(Self.event("a", 1), offset: 0)])
+        p.forget([Self.tp])
+        #expect(p.gate.trackedSessions == 1)
+        #expect(p.gate.entry(session: "x", in: other) != nil)
+    }
+}
+
+private extension AddressChangeEvent {
+    func with(sequence: Int64) -> AddressChangeEvent {
+        var copy = self
+        copy.sequence = sequence
+        copy.eventID = "evt-\(sessionID)-\(sequence)"
+        return copy
+    }
+}

@@ -1,0 +1,74 @@
+import Kafka
+@testable import QuoteWorker
+import Testing
+
+/// assigned → restoring → active → revoked, and what the consumer is told to fetch.
+@Suite struct PartitionLifecycleTests {
+    static let p0 = KafkaTopicPartition("in", 0)
+    static let p1 = KafkaTopicPartition("in", 1)
+
+    static func message(_ tp: KafkaTopicPartition, _ offset: Int64) -> KafkaMessage {
+        KafkaMessage(topic: tp.topic, partition: tp.partition, offset: offset, key: nil, value: [])
+    }
+
+    @Test func anAssignedPartitionIsPausedWhileItRestores() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0, Self.p1])
+        #expect(life.restoring == [Self.p0, Self.p1])
+        #expect(life.paused == [Self.p0, Self.p1])
+        // Already paused by the assignment: nothing more to tell the consumer.
+        let change = life.reconcile(throttled: false)
+        #expect(change.pause.isEmpty && change.resume.isEmpty)
+    }
+
+    @Test func recordsOfARestoringPartitionAreHeldAndReleasedInOrderOnceItIsActive() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0, Self.p1])
+        #expect(life.restored([Self.p1]).isEmpty)
+        let ready = life.admit([Self.message(Self.p0, 7), Self.message(Self.p1, 3), Self.message(Self.p0, 8)])
+        #expect(ready.map(\.offset) == [3])
+        let released = life.restored([Self.p0])
+        #expect(released.map(\.offset) == [7, 8])
+        #expect(life.phases == [Self.p0: .active, Self.p1: .active])
+        let change = life.reconcile(throttled: false)
+        #expect(change.resume == [Self.p0, Self.p1] && change.pause.isEmpty)
+    }
+
+    @Test func recordsOfAPartitionNoLongerOwnedAreDropped() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0])
+        _ = life.restored([Self.p0])
+        #expect(life.admit([Self.message(Self.p1, 0), Self.message(Self.p0, 1)]).map(\.partition) == [0])
+    }
+
+    @Test func theThrottlePausesActivePartitionsAndResumesThemWhenItLetsGo() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0, Self.p1])
+        _ = life.restored([Self.p0, Self.p1])
+        _ = life.reconcile(throttled: false)
+        let paused = life.reconcile(throttled: true)
+        #expect(paused.pause == [Self.p0, Self.p1] && paused.resume.isEmpty)
+        #expect(life.reconcile(throttled: true) == ([], []))
+        let resumed = life.reconcile(throttled: false)
+        #expect(resumed.resume == [Self.p0, Self.p1] && resumed.pause.isEmpty)
+    }
+
+    @Test func aRestoringPartitionStaysPausedWhenTheThrottleLetsGo() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0, Self.p1])
+        _ = life.restored([Self.p0])
+        _ = life.reconcile(throttled: true)
+        let change = life.reconcile(throttled: false)
+        #expect(change.resume == [Self.p0] && change.pause.isEmpty)
+    }
+
+    @Test func aRevokedPartitionIsForgottenWithItsHeldRecords() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0])
+        _ = life.admit([Self.message(Self.p0, 1)])
+        life.revoked([Self.p0])
+        #expect(life.owned.isEmpty && life.paused.isEmpty)
+        life.assigned([Self.p0])
+        #expect(life.restored([Self.p0]).isEmpty)
+    }
+}
