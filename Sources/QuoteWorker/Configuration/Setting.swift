@@ -1,4 +1,5 @@
 import Foundation
+import QuoteContract
 
 /// One setting of `shipquote run`: the same name as a flag (`--name`), an environment variable
 /// (`SHIPQUOTE_NAME`, dashes as underscores) and a config-file key (`name=`).
@@ -22,20 +23,20 @@ public struct Setting: Sendable, Hashable {
     public static let config = Setting("config", "FILE", "config file of key=value lines (settings, and kafka.<property>)")
     public static let rules = Setting("rules", "PATH", "a rules file, or a directory with one file per merchant")
     public static let bootstrapServers = Setting("bootstrap-servers", "LIST", "Kafka brokers (librdkafka bootstrap.servers)")
-    public static let group = Setting("group", "ID", "consumer group (librdkafka group.id)", default: "shipquote")
+    public static let group = Setting("group", "ID", "consumer group (librdkafka group.id)", default: WorkerDefaults.groupID)
     public static let kafkaProperties = Setting("kafka-properties", "FILE", "librdkafka properties file (key=value lines)")
-    public static let inputTopic = Setting("input-topic", "NAME", "address-change events", default: "shipping.address-changed")
-    public static let replyTopic = Setting("reply-topic", "NAME", "quote replies", default: "shipping.quote-replies")
-    public static let dlqTopic = Setting("dlq-topic", "NAME", "dead letters", default: "shipping.quote-dlq")
-    public static let stateTopic = Setting("state-topic", "NAME", "compacted sequence state", default: "shipping.quote-state")
-    public static let defaultTTL = Setting("default-ttl", "SECONDS", "expiry of events without reply_by, from occurred_at (0: never)", default: "30")
-    public static let shutdownGrace = Setting("shutdown-grace", "SECONDS", "time to deliver in-flight replies on SIGTERM", default: "10")
-    public static let sessionIdleTimeout = Setting("session-idle-timeout", "SECONDS", "forget a session (and delete its state) after this long without events", default: "3600")
-    public static let maxBatch = Setting("max-batch", "N", "most records handled in one turn of the loop", default: "2000")
+    public static let inputTopic = Setting("input-topic", "NAME", "address-change events", default: Topics.defaultAddressChanged)
+    public static let replyTopic = Setting("reply-topic", "NAME", "quote replies", default: Topics.defaultQuoteReplies)
+    public static let dlqTopic = Setting("dlq-topic", "NAME", "dead letters", default: Topics.defaultDeadLetters)
+    public static let stateTopic = Setting("state-topic", "NAME", "compacted sequence state", default: Topics.defaultQuoteState)
+    public static let defaultTTL = Setting("default-ttl", "SECONDS", "expiry of events without reply_by, from occurred_at (0: never)", default: String(WorkerDefaults.defaultTimeToLiveSeconds))
+    public static let shutdownGrace = Setting("shutdown-grace", "SECONDS", "time to deliver in-flight replies on SIGTERM", default: String(WorkerDefaults.shutdownGraceSeconds))
+    public static let sessionIdleTimeout = Setting("session-idle-timeout", "SECONDS", "forget a session (and delete its state) after this long without events", default: String(WorkerDefaults.sessionIdleTimeoutSeconds))
+    public static let maxBatch = Setting("max-batch", "N", "most records handled in one turn of the loop", default: String(WorkerDefaults.maxBatch))
     public static let logLevel = Setting("log-level", "LEVEL", "debug, info, warning or error", default: "info")
     public static let metricsListen = Setting("metrics-listen", "HOST:PORT", "serve /metrics, /healthz, /readyz here (off when unset)")
-    public static let healthStaleAfter = Setting("health-stale-after", "SECONDS", "/healthz fails when the loop has not turned for this long", default: "30")
-    public static let statisticsInterval = Setting("statistics-interval", "MS", "librdkafka statistics for lag and round-trip metrics (0: off)", default: "15000")
+    public static let healthStaleAfter = Setting("health-stale-after", "SECONDS", "/healthz fails when the loop has not turned for this long", default: String(WorkerDefaults.healthStaleAfterSeconds))
+    public static let statisticsInterval = Setting("statistics-interval", "MS", "librdkafka statistics for lag and round-trip metrics (0: off)", default: String(WorkerDefaults.statisticsIntervalMs))
 
     /// Every setting, in the order `--help` and `--print-config` show them.
     public static let all: [Setting] = [

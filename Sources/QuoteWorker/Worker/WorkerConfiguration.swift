@@ -32,10 +32,13 @@ public struct WorkerConfiguration: Sendable {
     public var stallLimit: Duration? = nil
 
     public init(topics: Topics = .defaults, kafka: KafkaConfiguration = KafkaConfiguration(),
-                maxBatch: Int = 2000, pollTimeoutMs: Int32 = 100, commitInterval: Duration = .milliseconds(200),
-                defaultTimeToLive: TimeInterval? = 30, shutdownGrace: Duration = .seconds(10),
-                sessionIdleTimeout: TimeInterval = 3600, sessionSweepInterval: Duration = .seconds(60),
-                restoreTimeout: Duration = .seconds(120)) {
+                maxBatch: Int = WorkerDefaults.maxBatch, pollTimeoutMs: Int32 = WorkerDefaults.pollTimeoutMs,
+                commitInterval: Duration = WorkerDefaults.commitInterval,
+                defaultTimeToLive: TimeInterval? = TimeInterval(WorkerDefaults.defaultTimeToLiveSeconds),
+                shutdownGrace: Duration = .seconds(WorkerDefaults.shutdownGraceSeconds),
+                sessionIdleTimeout: TimeInterval = TimeInterval(WorkerDefaults.sessionIdleTimeoutSeconds),
+                sessionSweepInterval: Duration = WorkerDefaults.sessionSweepInterval,
+                restoreTimeout: Duration = WorkerDefaults.restoreTimeout) {
         self.sessionIdleTimeout = sessionIdleTimeout
         self.sessionSweepInterval = sessionSweepInterval
         self.restoreTimeout = restoreTimeout
