@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import QuoteContract
 
 /// Reads partitions of the compacted state topic back into sequence-gate entries, so that a new
 /// owner of a partition drops the same events the old owner would have. Reads by hand-assigned
@@ -52,7 +53,7 @@ final class StateRestorer {
                 let session = String(decoding: key, as: UTF8.self)
                 if message.isTombstone {
                     result[message.partition]![session] = nil
-                } else if let entry = StateRecord.decode(message.value) {
+                } else if let entry = SessionState.decode(message.value) {
                     result[message.partition]![session] = entry
                 }
             }

@@ -124,7 +124,7 @@ public final class Worker: @unchecked Sendable {
     private func handle(_ batch: [KafkaMessage]) {
         metrics.eventReceived(count: batch.count)
         let now = clock.now()
-        let decoded = batch.map(ReadEvent.read)
+        let decoded = batch.map { IncomingEvent.read($0.value, key: $0.key) }
         // Conflation: within what was fetched, only each session's newest event is quoted.
         var newest: [String: Int64] = [:]
         for case .success(let event) in decoded {
@@ -142,7 +142,7 @@ public final class Worker: @unchecked Sendable {
         metrics.setTrackedSessions(gate.trackedSessions)
     }
 
-    private func answer(_ event: ReadEvent, message: KafkaMessage, newestInBatch: Int64, now: Date) {
+    private func answer(_ event: IncomingEvent, message: KafkaMessage, newestInBatch: Int64, now: Date) {
         let tp = message.topicPartition
         if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return drop(event, message: message, reason: reason)
@@ -170,25 +170,25 @@ public final class Worker: @unchecked Sendable {
         // A quote that outlasted the watchdog: the partition may have a new owner by now, and this
         // worker's state record could land after that owner's newer one. It is left for the replay.
         if watchdog.hasTripped { return }
-        let outcome = ReplyOutcome(result)
+        let outcome = result
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
-        metrics.finished(outcome.name)
+        metrics.finished(outcome.kind.rawValue)
         offsets.register(tp, offset: message.offset, deliveries: 1)
         let replyRecord = ReplyRecord.reply(reply, topic: configuration.topics.quoteReplies,
                                             traceparent: message.header(ContractHeader.traceparent))
         publish(PendingRecord(record: state, source: tp, offset: message.offset, then: replyRecord, answersEventOf: event.occurredAt))
         logger.debug("replied", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),
-                                 "event_id": .text(event.eventID ?? ""), "outcome": .text(outcome.name)])
+                                 "event_id": .text(event.eventID ?? ""), "outcome": .text(outcome.kind.rawValue)])
     }
 
-    private func isExpired(_ event: ReadEvent, now: Date) -> Bool {
+    private func isExpired(_ event: IncomingEvent, now: Date) -> Bool {
         if let replyBy = event.replyBy { return replyBy <= now }
         if let ttl = configuration.defaultTimeToLive { return event.occurredAt.addingTimeInterval(ttl) <= now }
         return false
     }
 
-    private func drop(_ event: ReadEvent, message: KafkaMessage, reason: DropReason, registered: Bool = false) {
+    private func drop(_ event: IncomingEvent, message: KafkaMessage, reason: DropReason, registered: Bool = false) {
         metrics.dropped(reason)
         if !registered { offsets.register(message.topicPartition, offset: message.offset, deliveries: 0) }
         logger.debug("dropped", ["session_id": .text(event.sessionID), "sequence": .number(event.sequence),
@@ -197,7 +197,7 @@ public final class Worker: @unchecked Sendable {
 
     private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
         KafkaOutgoingMessage(topic: configuration.topics.quoteState, key: Array(session.utf8),
-                        value: StateRecord.encode(entry), partition: tp.partition)
+                        value: entry.encode(), partition: tp.partition)
     }
 
     /// A record that cannot be read goes to the dead-letter topic unchanged; when its session and
@@ -205,12 +205,12 @@ public final class Worker: @unchecked Sendable {
     private func deadLetter(_ message: KafkaMessage, rejection: EventRejection, now: Date) {
         let tp = message.topicPartition
         metrics.deadLettered()
-        metrics.finished(ReplyOutcome.rejectedName)
+        metrics.finished(QuoteOutcome.Kind.rejected.rawValue)
         var chains = [PendingRecord(record: ReplyRecord.deadLetter(message, rejection: rejection, topic: configuration.topics.deadLetters),
                                     source: tp, offset: message.offset)]
         if let session = rejection.sessionID, let sequence = rejection.sequence {
             let reply = ReplyRecord.reply(
-                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(reason: rejection.description),
+                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
                            rulesVersion: engine.version, computedAt: clock.now()),
                 topic: configuration.topics.quoteReplies, traceparent: message.header(ContractHeader.traceparent))
             if rejection.code == .keyMismatch {
