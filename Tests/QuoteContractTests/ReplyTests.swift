@@ -172,6 +172,11 @@ struct OutcomeWireTests {
         #expect(QuoteOutcome.Kind.allCases.map(\.rawValue) == ["update", "keep", "unserviceable", "rejected"])
         #expect(QuoteOutcome.rejected(QuoteRejection(code: "c", message: "m")).kind == .rejected)
         #expect(QuoteOutcome.unserviceable([]).kind == .unserviceable)
+        let text = #"{"version":1,"session_id":"s","sequence":1,"outcome":"maybe","update":null,"computed_at":"2026-10-10T12:00:00.140Z"}"#
+        #expect(throws: ReplyDecodingError(code: .invalidField, field: "outcome",
+                                           message: "outcome must be update, keep, unserviceable or rejected")) {
+            try QuoteReply.decode(text.bytes)
+        }
     }
 
     @Test("a rules rejection is written code: message")

@@ -27,28 +27,18 @@ public struct IncomingEvent: Sendable {
 
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
-            return .success(IncomingEvent(scanned))
+            return .success(IncomingEvent(.scanned(scanned)))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
-        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map(IncomingEvent.init)
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
     }
 
-    private init(_ scanned: ScannedEvent) {
-        sessionID = scanned.sessionID
-        sequence = scanned.sequence
-        eventID = scanned.eventID
-        occurredAt = scanned.occurredAt
-        replyBy = scanned.replyBy
-        source = .scanned(scanned)
-    }
-
-    private init(_ event: AddressChangeEvent) {
-        sessionID = event.sessionID
-        sequence = event.sequence
-        eventID = event.eventID
-        occurredAt = event.occurredAt
-        replyBy = event.replyBy
-        source = .decoded(event)
+    private init(_ source: Source) {
+        switch source {
+        case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+        case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
+        }
+        self.source = source
     }
 
     /// The whole event, for quoting.

@@ -46,8 +46,8 @@ private enum ReplyFields {
         let sequence = try object.requiredInteger("sequence", in: 1...Int64.max)
         let eventID = try object.optionalString("event_id")
         guard let kind = QuoteOutcome.Kind(rawValue: try object.requiredString("outcome")) else {
-            throw FieldFailure(.invalidField, "outcome",
-                               "must be \(QuoteOutcome.Kind.allCases.map(\.rawValue).dropLast().joined(separator: ", ")) or \(QuoteOutcome.Kind.rejected.rawValue)")
+            let names = QuoteOutcome.Kind.allCases.map(\.rawValue)   // "must be update, keep, unserviceable or rejected"
+            throw FieldFailure(.invalidField, "outcome", "must be \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
         }
         let outcome: QuoteOutcome
         switch kind {
