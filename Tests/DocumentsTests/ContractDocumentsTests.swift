@@ -44,12 +44,7 @@ import Testing
             let bytes = try Repository.bytes("examples/events/\(event).json")
             guard case .object(let o) = try JSONReader().read(bytes), case .string(let session)? = o["session_id"],
                   case .success(let decoded) = AddressChangeEvent.decode(bytes, key: Array(session.utf8)) else { continue }
-            let outcome: ReplyOutcome = switch rules.quote(decoded.quoteRequest(now: decoded.occurredAt)) {
-            case .update(let update): .update(update)
-            case .keep: .keep
-            case .unserviceable(let errors): .unserviceable(errors)
-            case .rejected(let code, let reason): .rejected(reason: "\(code): \(reason)")
-            }
+            let outcome = rules.quote(decoded.quoteRequest(now: decoded.occurredAt))
             out[name] = QuoteReply(sessionID: decoded.sessionID, sequence: decoded.sequence, eventID: decoded.eventID, outcome: outcome,
                                    rulesVersion: rules.version, computedAt: decoded.occurredAt.addingTimeInterval(0.017)).encode()
         }

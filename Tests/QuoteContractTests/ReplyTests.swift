@@ -20,7 +20,7 @@ enum ReplyFixtures {
             ShippingMethod(id: "pickup", label: "Pickup", amount: usd(0), summaryItems: []),
         ])
 
-    static func reply(_ outcome: ReplyOutcome, eventID: String? = "e-1", rulesVersion: String? = "sha256:3f1c") -> QuoteReply {
+    static func reply(_ outcome: QuoteOutcome, eventID: String? = "e-1", rulesVersion: String? = "sha256:3f1c") -> QuoteReply {
         QuoteReply(sessionID: "s-1", sequence: 7, eventID: eventID, outcome: outcome, rulesVersion: rulesVersion, computedAt: computedAt)
     }
 }
@@ -78,12 +78,14 @@ struct ReplyEncodingTests {
 @Suite("Reply decoding")
 struct ReplyDecodingTests {
     @Test("every outcome survives encode and decode", arguments: [
-        ReplyOutcome.update(ReplyFixtures.update),
+        QuoteOutcome.update(ReplyFixtures.update),
         .keep,
         .unserviceable([ShippingError(code: "POSTAL_CODE_INVALID", message: "Check the postal code")]),
-        .rejected(reason: "not_json: the event is not valid JSON"),
+        .rejected(QuoteRejection(code: "not_json", message: "the event is not valid JSON")),
+        .rejected(QuoteRejection(code: "CURRENCY_MISMATCH", message: "cart.items[0]: EUR is not USD")),
+        .rejected(QuoteRejection(code: "", message: "words without a code")),
     ])
-    func roundTrip(outcome: ReplyOutcome) throws {
+    func roundTrip(outcome: QuoteOutcome) throws {
         for reply in [ReplyFixtures.reply(outcome), ReplyFixtures.reply(outcome, eventID: nil, rulesVersion: nil)] {
             #expect(try QuoteReply.decode(reply.encode()) == reply)
         }
@@ -160,6 +162,54 @@ struct ReplyDecodingTests {
         #expect(throws: ReplyDecodingError(code: .missingField, field: "rejection", message: "rejection is required")) {
             try QuoteReply.decode(text.bytes)
         }
+    }
+}
+
+@Suite("Outcome names and rejection words")
+struct OutcomeWireTests {
+    @Test("the outcome names are CONTRACT's")
+    func outcomeNames() {
+        #expect(QuoteOutcome.Kind.allCases.map(\.rawValue) == ["update", "keep", "unserviceable", "rejected"])
+        #expect(QuoteOutcome.rejected(QuoteRejection(code: "c", message: "m")).kind == .rejected)
+        #expect(QuoteOutcome.unserviceable([]).kind == .unserviceable)
+        let text = #"{"version":1,"session_id":"s","sequence":1,"outcome":"maybe","update":null,"computed_at":"2026-10-10T12:00:00.140Z"}"#
+        #expect(throws: ReplyDecodingError(code: .invalidField, field: "outcome",
+                                           message: "outcome must be update, keep, unserviceable or rejected")) {
+            try QuoteReply.decode(text.bytes)
+        }
+    }
+
+    @Test("a rules rejection is written code: message")
+    func rulesRejectionBytes() {
+        let reply = ReplyFixtures.reply(.rejected(QuoteRejection(code: "CURRENCY_NOT_PRICED", message: "the rules price USD, not EUR")))
+        let text = String(decoding: reply.encode(), as: UTF8.self)
+        #expect(text == #"{"version":1,"session_id":"s-1","sequence":7,"event_id":"e-1","outcome":"rejected","update":null,"rejection":"CURRENCY_NOT_PRICED: the rules price USD, not EUR","rules_version":"sha256:3f1c","computed_at":"2026-10-10T12:00:00.140Z"}"#)
+    }
+
+    @Test("an event rejection reads as the rejection of its reply")
+    func eventRejection() {
+        let rejection = EventRejection(code: .keyMismatch, field: "session_id", message: "session_id must equal the message key")
+        #expect(rejection.quoteRejection == QuoteRejection(code: "key_mismatch", message: "session_id must equal the message key"))
+        #expect(rejection.description == "key_mismatch: session_id must equal the message key")
+    }
+
+    @Test("rejection words split at the first colon and space", arguments: [
+        ("a: b: c", "a", "b: c"),
+        ("no separator", "", "no separator"),
+        ("a:b", "", "a:b"),
+        (": starts with one", "", "starts with one"),
+        ("ends with one: ", "ends with one", ""),
+        ("", "", ""),
+        ("café: déjà vu", "café", "déjà vu"),
+    ])
+    func splitsAtFirstSeparator(text: String, code: String, message: String) {
+        #expect(QuoteRejection(wireText: text) == QuoteRejection(code: code, message: message))
+    }
+
+    @Test("a rejection without a code is written as its message alone")
+    func emptyCode() {
+        #expect(QuoteRejection(code: "", message: "words").wireText == "words")
+        #expect(QuoteRejection(code: "c", message: "").wireText == "c: ")
     }
 }
 

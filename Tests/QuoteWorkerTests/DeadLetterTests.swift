@@ -68,11 +68,11 @@ import Testing
             guard case .delivered(let partition, let offset) = report else { Issue.record("\(c.name) not produced"); continue }
             let letter = try #require(letters.first { $0.keyText == c.key }, "no dead letter for \(c.name)")
             #expect(letter.value == c.bytes, "\(c.name): the dead letter must keep the original bytes")
-            #expect(letter.headerText("error-code") == c.code, "\(c.name)")
-            #expect(letter.headerText("error-message")?.isEmpty == false)
-            #expect(letter.headerText("source-topic") == harness.topics.addressChanged)
-            #expect(letter.headerText("source-partition") == String(partition))
-            #expect(letter.headerText("source-offset") == String(offset))
+            #expect(letter.headerText(ContractHeader.errorCode) == c.code, "\(c.name)")
+            #expect(letter.headerText(ContractHeader.errorMessage)?.isEmpty == false)
+            #expect(letter.headerText(ContractHeader.sourceTopic) == harness.topics.addressChanged)
+            #expect(letter.headerText(ContractHeader.sourcePartition) == String(partition))
+            #expect(letter.headerText(ContractHeader.sourceOffset) == String(offset))
         }
 
         let expectedReplies = cases.compactMap(\.replySession).count + 1
@@ -84,8 +84,8 @@ import Testing
             if c.replySession == nil { continue }
             let reply = try #require(answers.first, "\(c.name): expected a rejected reply")
             #expect(reply.sequence == 3)
-            guard case .rejected(let reason) = reply.outcome else { Issue.record("\(c.name): \(reply.outcome)"); continue }
-            #expect(reason.hasPrefix(c.code + ": "), "\(c.name): \(reason)")
+            guard case .rejected(let rejection) = reply.outcome else { Issue.record("\(c.name): \(reply.outcome)"); continue }
+            #expect(rejection.code == c.code, "\(c.name): \(rejection.wireText)")
         }
         #expect(decoded.contains { $0.sessionID == "s-good" && $0.outcome != .keep })
     }

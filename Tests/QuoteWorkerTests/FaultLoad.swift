@@ -134,7 +134,7 @@ final class HeldQuoteEngine: QuoteEngine, @unchecked Sendable {
     /// Quotes waiting to be released now.
     var waiting: Int { condition.withLock { held } }
 
-    func quote(_ request: QuoteRequest) -> QuoteResult {
+    func quote(_ request: QuoteRequest) -> QuoteOutcome {
         condition.lock()
         held += 1
         while holding { condition.wait() }

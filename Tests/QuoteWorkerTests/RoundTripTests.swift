@@ -35,9 +35,9 @@ import Testing
         for record in replies {  // records of one session share a partition, so this is publication order
             let reply = try QuoteReply.decode(record.value)
             #expect(record.keyText == reply.sessionID)
-            #expect(record.headerText("content-type") == "application/json")
-            #expect(record.headerText("session-id") == reply.sessionID)
-            #expect(record.headerText("sequence") == String(reply.sequence))
+            #expect(record.headerText(ContractHeader.contentType) == "application/json")
+            #expect(record.headerText(ContractHeader.sessionID) == reply.sessionID)
+            #expect(record.headerText(ContractHeader.sequence) == String(reply.sequence))
             #expect(reply.outcome == .update(expectedUpdate))
             #expect(reply.eventID == "evt-\(reply.sessionID)-\(reply.sequence)")
             #expect(reply.rulesVersion == harness.rules.version)
@@ -92,11 +92,11 @@ import Testing
         harness.awaitAssignment()
         let trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         harness.produce([harness.record(harness.event(session: "open", sequence: 1, trigger: .sheetOpened),
-                                        headers: [KafkaHeader("traceparent", trace)])])
+                                        headers: [KafkaHeader(ContractHeader.traceparent, trace)])])
         let replies = try harness.read(harness.topics.quoteReplies) { !$0.isEmpty }
         let record = try #require(replies.first)
         #expect(try QuoteReply.decode(record.value).outcome == .keep)
-        #expect(record.headerText("traceparent") == trace)
+        #expect(record.headerText(ContractHeader.traceparent) == trace)
     }
 
     @Test func anAddressTheMerchantCannotServeIsAnsweredUnserviceable() throws {

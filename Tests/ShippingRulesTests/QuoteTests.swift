@@ -95,13 +95,13 @@ struct QuoteTests {
 
     @Test func aCurrencyTheRulesDoNotPriceIsRejected() {
         let result = Fixture.acme.quote(Fixture.request(cart: Cart(subtotal: try! Money(parsing: "10", currency: .eur)), currency: .eur))
-        #expect(result == .rejected(code: "CURRENCY_NOT_PRICED", reason: "the rules price USD, not EUR"))
+        #expect(result == .rejected(QuoteRejection(code: "CURRENCY_NOT_PRICED", message: "the rules price USD, not EUR")))
     }
 
     @Test func aCartInAnotherCurrencyIsRejectedNotAdded() {
         let cart = Cart(items: [CartItem(id: "a", label: "A", quantity: 1, unitAmount: try! Money(parsing: "10", currency: .eur))])
-        guard case .rejected(let code, _) = Fixture.acme.quote(Fixture.request(cart: cart)) else { Issue.record("expected a rejection"); return }
-        #expect(code == "CURRENCY_MISMATCH")
+        guard case .rejected(let rejection) = Fixture.acme.quote(Fixture.request(cart: cart)) else { Issue.record("expected a rejection"); return }
+        #expect(rejection.code == "CURRENCY_MISMATCH")
     }
 
     @Test func anItemlessCartQuotesOnItsSubtotal() throws {

@@ -48,7 +48,7 @@ enum Fixture {
     }
 }
 
-extension QuoteResult {
+extension QuoteOutcome {
     var update: ShippingUpdate? {
         if case .update(let u) = self { return u }
         return nil

@@ -21,8 +21,7 @@ extension AddressChangeEvent {
     }
 
     private static func decode(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<AddressChangeEvent, EventRejection> {
-        if let scanned = ScannedEvent(bytes, checkingKey: checkingKey, key: key) { return .success(scanned.event()) }
-        return decodeThoroughly(bytes, checkingKey: checkingKey, key: key)
+        IncomingEvent.read(bytes, checkingKey: checkingKey, key: key).map { $0.event() }
     }
 
     /// The full decoder: a JSON tree, then every rule in the contract's order. It is the

@@ -1,3 +1,5 @@
+import ShippingRules
+
 /// An event that breaks the contract: what rule, which field, in words that never repeat the
 /// offending value (values may be personal data). `sessionID` and `sequence` are filled whenever
 /// they could be read validly on their own, so the worker can still publish a `rejected` reply.
@@ -21,6 +23,9 @@ public struct EventRejection: Error, Sendable, Hashable, CustomStringConvertible
     /// Whether a `rejected` reply can be addressed: both session and sequence were readable.
     public var isAnswerable: Bool { sessionID != nil && sequence != nil }
 
-    /// `code: message`, the text for a `rejected` reply's `rejection`.
-    public var description: String { "\(code.rawValue): \(message)" }
+    /// What a `rejected` reply carries: the code's raw value and the message.
+    public var quoteRejection: QuoteRejection { QuoteRejection(code: code.rawValue, message: message) }
+
+    /// `code: message`, the text of a `rejected` reply's `rejection`.
+    public var description: String { quoteRejection.wireText }
 }

@@ -4,7 +4,7 @@
 /// The streaming calls (`beginObject`, `key`, `string`, …) place commas themselves; the caller
 /// is trusted to pair `begin`/`end` and to give every object value a `key` first.
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+    public internal(set) var bytes: [UInt8]
     private var needsComma = false
 
     public init(capacity: Int = 512) {
@@ -91,18 +91,6 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// A string of ASCII digits with zero padding to `width` (dates and times).
-    mutating func appendPadded(_ value: Int, width: Int) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var v = value
-        while divisor > 0 {
-            bytes.append(UInt8(48 + (v / divisor) % 10))
-            v %= divisor
-            divisor /= 10
-        }
-    }
-
     /// A string written by `body` straight into the buffer; `body` must write text that needs
     /// no escaping (digits, dashes, letters of a timestamp).
     mutating func plainString(_ body: (inout JSONWriter) -> Void) {
@@ -112,8 +100,6 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
-
-    mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
 

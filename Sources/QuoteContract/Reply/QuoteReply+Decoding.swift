@@ -45,26 +45,27 @@ private enum ReplyFields {
                                                  maxLength: EventLimits.maxSessionIDLength)
         let sequence = try object.requiredInteger("sequence", in: 1...Int64.max)
         let eventID = try object.optionalString("event_id")
-        let outcomeName = try object.requiredString("outcome")
-        let outcome: ReplyOutcome
-        switch outcomeName {
-        case "update":
+        guard let kind = QuoteOutcome.Kind(rawValue: try object.requiredString("outcome")) else {
+            let names = QuoteOutcome.Kind.allCases.map(\.rawValue)   // "must be update, keep, unserviceable or rejected"
+            throw FieldFailure(.invalidField, "outcome", "must be \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
+        }
+        let outcome: QuoteOutcome
+        switch kind {
+        case .update:
             let update = try within("update") { () throws(FieldFailure) in try ReplyFields.update(try object.requiredObject("update")) }
             outcome = .update(update)
-        case "unserviceable":
+        case .unserviceable:
             let update = try within("update") { () throws(FieldFailure) in try ReplyFields.update(try object.requiredObject("update")) }
             guard update.summaryItems.isEmpty, update.shippingMethods.isEmpty, !update.errors.isEmpty else {
                 throw FieldFailure(.invalidField, "update",
                                    "must hold errors only (empty summary_items and shipping_methods) when unserviceable")
             }
             outcome = .unserviceable(update.errors)
-        case "keep", "rejected":
+        case .keep, .rejected:
             guard object.present("update") == nil else {
-                throw FieldFailure(.invalidField, "update", "must be null when the outcome is \(outcomeName)")
+                throw FieldFailure(.invalidField, "update", "must be null when the outcome is \(kind.rawValue)")
             }
-            outcome = outcomeName == "keep" ? .keep : .rejected(reason: try object.requiredString("rejection"))
-        default:
-            throw FieldFailure(.invalidField, "outcome", "must be update, keep, unserviceable or rejected")
+            outcome = kind == .keep ? .keep : .rejected(QuoteRejection(wireText: try object.requiredString("rejection")))
         }
         let rulesVersion = try object.optionalString("rules_version")
         guard let computedAt = RFC3339.parse(try object.requiredString("computed_at")) else {

@@ -12,7 +12,7 @@ extension QuoteReply {
         w.field("session_id", sessionID)
         w.field("sequence", sequence)
         w.field("event_id", orNull: eventID)
-        w.field("outcome", outcome.wireName)
+        w.field("outcome", outcome.kind.rawValue)
         w.key("update")
         switch outcome {
         case .update(let update):
@@ -21,9 +21,9 @@ extension QuoteReply {
             w.update(ShippingUpdate(errors: errors))
         case .keep:
             w.null()
-        case .rejected(let reason):
+        case .rejected(let rejection):
             w.null()
-            w.field("rejection", reason)
+            w.field("rejection", rejection.wireText)
         }
         w.field("rules_version", orNull: rulesVersion)
         w.field("computed_at", RFC3339.format(computedAt))
@@ -75,7 +75,7 @@ extension JSONWriter {
     /// `"2026-10-13"`, written in place.
     mutating func date(_ date: CalendarDate) {
         guard (1...9999).contains(date.year) else { return string(date.description) }
-        plainString { $0.appendDate(date) }
+        plainString { RFC3339.appendFullDate(date, to: &$0.bytes) }
     }
 
     mutating func summaryItems(_ items: [SummaryItem]) {

@@ -10,12 +10,12 @@ public struct QuoteReply: Sendable, Hashable {
     /// The sequence of the event this answers; a gateway applies only the latest.
     public var sequence: Int64
     public var eventID: String?
-    public var outcome: ReplyOutcome
+    public var outcome: QuoteOutcome
     /// Which rules computed the quote (`sha256:…`); nil when none did (a rejection).
     public var rulesVersion: String?
     public var computedAt: Date
 
-    public init(sessionID: String, sequence: Int64, eventID: String? = nil, outcome: ReplyOutcome,
+    public init(sessionID: String, sequence: Int64, eventID: String? = nil, outcome: QuoteOutcome,
                 rulesVersion: String? = nil, computedAt: Date) {
         self.sessionID = sessionID
         self.sequence = sequence
@@ -29,29 +29,6 @@ public struct QuoteReply: Sendable, Hashable {
     public init?(rejecting rejection: EventRejection, eventID: String? = nil, computedAt: Date) {
         guard let sessionID = rejection.sessionID, let sequence = rejection.sequence else { return nil }
         self.init(sessionID: sessionID, sequence: sequence, eventID: eventID,
-                  outcome: .rejected(reason: rejection.description), computedAt: computedAt)
-    }
-}
-
-/// What the gateway is to do with the sheet.
-public enum ReplyOutcome: Sendable, Hashable {
-    /// Apply the new totals and methods.
-    case update(ShippingUpdate)
-    /// Keep the sheet as it is (the SDK's `nil`).
-    case keep
-    /// The address cannot be served; the errors say why, for the customer.
-    case unserviceable([ShippingError])
-    /// The event was invalid; the reason carries no personal data.
-    case rejected(reason: String)
-
-    /// The wire name: `update`, `keep`, `unserviceable`, `rejected`. (Internal: the worker has its
-    /// own `name` and `init(_: QuoteResult)` and two public twins would make its calls ambiguous.)
-    var wireName: String {
-        switch self {
-        case .update: "update"
-        case .keep: "keep"
-        case .unserviceable: "unserviceable"
-        case .rejected: "rejected"
-        }
+                  outcome: .rejected(rejection.quoteRejection), computedAt: computedAt)
     }
 }

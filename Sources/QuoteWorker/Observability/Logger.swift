@@ -1,5 +1,6 @@
 import Foundation
 import QuoteContract
+import ShippingRules
 
 /// Structured logs: one JSON object a line on stderr. Fields are chosen by the caller from
 /// identifiers only (session ids, event ids, partitions, codes): never an address or a cart.

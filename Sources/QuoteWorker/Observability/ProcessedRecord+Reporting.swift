@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import QuoteContract
+import ShippingRules
 
 extension WorkerMetrics {
     /// Counts one decided record: every event ends in exactly one outcome or one drop reason.
@@ -10,7 +11,7 @@ extension WorkerMetrics {
         case .dropped(let reason): dropped(reason)
         case .deadLettered:
             deadLettered()
-            finished(ReplyOutcome.rejectedName)
+            finished(QuoteOutcome.Kind.rejected.rawValue)
         case .leftForReplay: break
         }
     }

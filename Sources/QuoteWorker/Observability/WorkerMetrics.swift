@@ -1,4 +1,5 @@
 import Foundation
+import ShippingRules
 import Synchronization
 
 /// The worker's metrics, kept in a Prometheus registry. Every event ends in exactly one outcome
@@ -22,7 +23,7 @@ public final class WorkerMetrics: Sendable {
         public var totalOutcomes: Int { outcomes.values.reduce(0, +) }
     }
 
-    public static let outcomeNames = ["update", "keep", "unserviceable", "rejected"]
+    public static let outcomeNames = QuoteOutcome.Kind.allCases.map(\.rawValue)
 
     /// Everything `/metrics` shows; the wiring may register more (process or build facts).
     public let registry: MetricsRegistry

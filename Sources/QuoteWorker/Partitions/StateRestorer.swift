@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import QuoteContract
 
 /// Reads partitions of the compacted state topic back into sequence-gate entries, so that a new
 /// owner of a partition drops the same events the old owner would have. Reads by hand-assigned
@@ -73,7 +74,7 @@ final class StateRestorer {
                 let session = String(decoding: key, as: UTF8.self)
                 if message.isTombstone {
                     job.entries[message.partition]?[session] = nil
-                } else if let entry = StateRecord.decode(message.value) {
+                } else if let entry = SessionState.decode(message.value) {
                     job.entries[message.partition]?[session] = entry
                 }
             }

@@ -55,7 +55,7 @@ public struct EventProcessor {
     public mutating func process(_ batch: [KafkaMessage], shouldStop: () -> Bool = { false },
                                  emit: (ProcessedRecord) -> Void) {
         let now = clock.now()
-        let read = batch.map { ReadEvent.read($0) }
+        let read = batch.map { IncomingEvent.read($0.value, key: $0.key) }
         var newest: [String: Int64] = [:]
         for case .success(let event) in read {
             newest[event.sessionID] = max(newest[event.sessionID] ?? .min, event.sequence)
@@ -74,7 +74,7 @@ public struct EventProcessor {
         }
     }
 
-    private mutating func answer(_ event: ReadEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
+    private mutating func answer(_ event: IncomingEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
                                  shouldStop: () -> Bool) -> ProcessedRecord {
         let tp = message.topicPartition
         func dropped(_ reason: DropReason, _ chains: [DeliveryChain] = []) -> ProcessedRecord {
@@ -98,17 +98,17 @@ public struct EventProcessor {
         // A quote that outlasted the stall limit: the partition may have a new owner by now, whose
         // newer state record this one could land after. Left for that owner's replay.
         if shouldStop() { return ProcessedRecord(source: tp, offset: message.offset, disposition: .leftForReplay) }
-        let outcome = ReplyOutcome(result)
+        let outcome = result
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
         let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies,
                                             traceparent: message.header(ContractHeader.traceparent))
-        return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.name),
+        return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.kind.rawValue),
                                chains: [DeliveryChain([state, replyRecord], answersEventOf: event.occurredAt)],
                                sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
     }
 
-    private func isExpired(_ event: ReadEvent, now: Date) -> Bool {
+    private func isExpired(_ event: IncomingEvent, now: Date) -> Bool {
         if let replyBy = event.replyBy { return replyBy <= now }
         if let ttl = settings.defaultTimeToLive { return event.occurredAt.addingTimeInterval(ttl) <= now }
         return false
@@ -119,7 +119,7 @@ public struct EventProcessor {
         var chains = [DeliveryChain([ReplyRecord.deadLetter(message, rejection: rejection, topic: settings.topics.deadLetters)])]
         if let session = rejection.sessionID, let sequence = rejection.sequence {
             let reply = ReplyRecord.reply(
-                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(reason: rejection.description),
+                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
                            rulesVersion: engine.version, computedAt: clock.now()),
                 topic: settings.topics.quoteReplies, traceparent: message.header(ContractHeader.traceparent))
             if rejection.code == .keyMismatch {
@@ -137,7 +137,7 @@ public struct EventProcessor {
 
     private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
         KafkaOutgoingMessage(topic: settings.topics.quoteState, key: Array(session.utf8),
-                             value: StateRecord.encode(entry), partition: tp.partition)
+                             value: entry.encode(), partition: tp.partition)
     }
 
     // MARK: - Partition state

@@ -5,5 +5,5 @@ import ShippingRules
 public protocol QuoteEngine: Sendable {
     /// Identifies the rules in force (`sha256:…`); every reply carries it.
     var version: String { get }
-    func quote(_ request: QuoteRequest) -> QuoteResult
+    func quote(_ request: QuoteRequest) -> QuoteOutcome
 }

@@ -21,7 +21,7 @@ public final class ReloadableRules: QuoteEngine, Sendable {
     public var library: RuleLibrary { current.withLock { $0 } }
     public var version: String { library.version }
 
-    public func quote(_ request: QuoteRequest) -> QuoteResult { library.quote(request) }
+    public func quote(_ request: QuoteRequest) -> QuoteOutcome { library.quote(request) }
 
     /// Loads the files again; the new rules take over only if every file loads.
     public func reload() throws(RulesError) -> Reload {

@@ -1,4 +1,5 @@
 import Kafka
+import QuoteContract
 
 /// The highest sequence taken per session, kept per input partition (all events of a session
 /// land in one partition, so a partition's state moves with it on a rebalance, through the
@@ -11,23 +12,8 @@ public struct SequenceGate: Sendable {
         case drop(DropReason)
     }
 
-    /// What is remembered of one session: 24 bytes besides its id.
-    public struct Entry: Equatable, Sendable {
-        /// The highest sequence taken.
-        public var sequence: Int64
-        /// The input offset of the record that carried it: a replay of that very record (after a
-        /// crash lost its reply) is answered again, while a second record with the same sequence
-        /// is a duplicate.
-        public var sourceOffset: Int64
-        /// When the session was last seen, in milliseconds since the epoch (for idle expiry).
-        public var lastSeenMs: Int64
-
-        public init(sequence: Int64, sourceOffset: Int64, lastSeenMs: Int64) {
-            self.sequence = sequence
-            self.sourceOffset = sourceOffset
-            self.lastSeenMs = lastSeenMs
-        }
-    }
+    /// What is remembered of one session, as the state topic holds it.
+    public typealias Entry = SessionState
 
     private var sessions: [KafkaTopicPartition: [String: Entry]] = [:]
 

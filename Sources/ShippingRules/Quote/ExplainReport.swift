@@ -13,8 +13,8 @@ public enum ExplainReport {
         switch explanation.result {
         case .keep:
             out.append("outcome  keep (the sheet keeps its methods)")
-        case .rejected(let code, let reason):
-            out.append("outcome  rejected \(code): \(reason)")
+        case .rejected(let rejection):
+            out.append("outcome  rejected \(rejection.code): \(rejection.message)")
         case .unserviceable(let errors):
             out.append("outcome  unserviceable")
             for e in errors { out.append("  error  \(e.code): \(e.message)") }

@@ -31,16 +31,3 @@ public struct QuoteRequest: Sendable {
         self.now = now
     }
 }
-
-/// What a rule set answers for one request.
-public enum QuoteResult: Hashable, Sendable {
-    /// New totals and methods for the sheet.
-    case update(ShippingUpdate)
-    /// Keep the sheet as it is (the SDK's `nil`).
-    case keep
-    /// The address cannot be served; the errors say why, for the customer.
-    case unserviceable([ShippingError])
-    /// The request cannot be quoted at all (a currency the rules do not price, say);
-    /// the reason carries no personal data.
-    case rejected(code: String, reason: String)
-}

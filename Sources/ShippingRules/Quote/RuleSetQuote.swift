@@ -2,7 +2,7 @@ import Foundation
 
 extension RuleSet {
     /// The answer for one request: pure, deterministic, never traps on input.
-    public func quote(_ request: QuoteRequest) -> QuoteResult {
+    public func quote(_ request: QuoteRequest) -> QuoteOutcome {
         var trace = Trace(enabled: false)
         return answer(request, trace: &trace)
     }
@@ -15,22 +15,22 @@ extension RuleSet {
         return QuoteExplanation(result: result, trace: trace.lines)
     }
 
-    private func answer(_ request: QuoteRequest, trace: inout Trace) -> QuoteResult {
+    private func answer(_ request: QuoteRequest, trace: inout Trace) -> QuoteOutcome {
         let currency = request.currency
         guard currencies.contains(currency) else {
             trace.add("currency \(currency.code) is not priced (rules price \(currencies.map(\.code).joined(separator: ", ")))")
-            return .rejected(code: "CURRENCY_NOT_PRICED",
-                             reason: "the rules price \(currencies.map(\.code).joined(separator: ", ")), not \(currency.code)")
+            return .rejected(QuoteRejection(code: "CURRENCY_NOT_PRICED",
+                                            message: "the rules price \(currencies.map(\.code).joined(separator: ", ")), not \(currency.code)"))
         }
         let cart: CartFacts
         do { cart = try CartFacts(request.cart, currency: currency) } catch {
             switch error {
             case .currencyMismatch(let why):
                 trace.add(why)
-                return .rejected(code: "CURRENCY_MISMATCH", reason: why)
+                return .rejected(QuoteRejection(code: "CURRENCY_MISMATCH", message: why))
             case .outOfRange(let why):
                 trace.add(why)
-                return .rejected(code: "AMOUNT_OUT_OF_RANGE", reason: why)
+                return .rejected(QuoteRejection(code: "AMOUNT_OUT_OF_RANGE", message: why))
             }
         }
         if request.trigger == .sheetOpened && onSheetOpened == .keep {

@@ -11,9 +11,8 @@ public struct RuleCase: Sendable {
 
 /// What a case checks; every part left out is not checked.
 public struct RuleExpectation: Sendable {
-    public enum Outcome: String, Sendable, CaseIterable {
-        case update, keep, unserviceable, rejected
-    }
+    /// A case names the outcome as a reply does (`outcome: update`).
+    public typealias Outcome = QuoteOutcome.Kind
 
     /// One expected method; nil fields are not checked.
     public struct Method: Sendable {

@@ -5,7 +5,7 @@ enum RuleCaseCheck {
         return RuleCaseResult(name: c.name, mark: c.mark, differences: differences(c.expectation, result))
     }
 
-    static func differences(_ e: RuleExpectation, _ result: QuoteResult) -> [String] {
+    static func differences(_ e: RuleExpectation, _ result: QuoteOutcome) -> [String] {
         var diffs: [String] = []
         func differ(_ field: String, _ expected: String, _ got: String) {
             if expected != got { diffs.append("\(field): expected \(expected), got \(got)") }
@@ -16,14 +16,9 @@ enum RuleCaseCheck {
             (try? Money(expected, currency: got.currency))?.decimalString ?? expected.description
         }
 
-        let outcome: RuleExpectation.Outcome
+        let outcome = result.kind
         var update: ShippingUpdate?
-        switch result {
-        case .update(let u): outcome = .update; update = u
-        case .keep: outcome = .keep
-        case .unserviceable: outcome = .unserviceable
-        case .rejected: outcome = .rejected
-        }
+        if case .update(let u) = result { update = u }
         if let expected = e.outcome, expected != outcome {
             diffs.append("outcome: expected \(expected.rawValue), got \(outcome.rawValue)\(Self.reason(result))")
         }
@@ -35,7 +30,7 @@ enum RuleCaseCheck {
         }
         if let expected = e.rejection {
             var got = "no rejection"
-            if case .rejected(let code, _) = result { got = code }
+            if case .rejected(let rejection) = result { got = rejection.code }
             differ("rejection", expected, got)
         }
 
@@ -77,10 +72,10 @@ enum RuleCaseCheck {
         return diffs
     }
 
-    private static func reason(_ result: QuoteResult) -> String {
+    private static func reason(_ result: QuoteOutcome) -> String {
         switch result {
         case .unserviceable(let errors): return " (\(errors.map(\.code).joined(separator: ", ")))"
-        case .rejected(let code, _): return " (\(code))"
+        case .rejected(let rejection): return " (\(rejection.code))"
         default: return ""
         }
     }

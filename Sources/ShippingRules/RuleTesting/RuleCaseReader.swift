@@ -58,7 +58,7 @@ struct RuleCaseReader {
     static func instant(_ node: RulesNode) throws(RulesError) -> Date {
         let what = "an RFC 3339 time like \"2026-10-10T12:00:00Z\""
         let text = try node.string(what)
-        guard let date = RFC3339Reading.date(text) else { throw node.expected(what) }
+        guard let date = RFC3339.parse(text) else { throw node.expected(what) }
         return date
     }
 

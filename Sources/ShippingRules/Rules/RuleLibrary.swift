@@ -55,14 +55,14 @@ public struct RuleLibrary: Sendable {
 
     public enum Selection: Sendable {
         case ruleSet(RuleSet)
-        case rejected(code: String, reason: String)
+        case rejected(QuoteRejection)
     }
 
     /// The rule set for a merchant, or why there is none.
     public func select(merchant: String?) -> Selection {
         switch choose(merchant: merchant) {
         case .index(let i): return .ruleSet(ruleSets[i])
-        case .rejected(let code, let reason): return .rejected(code: code, reason: reason)
+        case .rejected(let rejection): return .rejected(rejection)
         }
     }
 
@@ -70,31 +70,31 @@ public struct RuleLibrary: Sendable {
     /// where it lies instead of copying it (a copy retains every one of its members).
     private enum Choice {
         case index(Int)
-        case rejected(code: String, reason: String)
+        case rejected(QuoteRejection)
     }
 
     private func choose(merchant: String?) -> Choice {
         if let merchant {
             if let i = byMerchant[merchant] { return .index(i) }
             if ruleSets.count == 1 && ruleSets[0].merchant == nil { return .index(0) }
-            return .rejected(code: "MERCHANT_UNKNOWN", reason: "no rules are loaded for this merchant")
+            return .rejected(QuoteRejection(code: "MERCHANT_UNKNOWN", message: "no rules are loaded for this merchant"))
         }
         if ruleSets.count == 1 { return .index(0) }
-        return .rejected(code: "MERCHANT_REQUIRED", reason: "several merchants are served; the event must name one")
+        return .rejected(QuoteRejection(code: "MERCHANT_REQUIRED", message: "several merchants are served; the event must name one"))
     }
 
     /// Quotes without building the explain trace: this is the worker's hot path.
-    public func quote(_ request: QuoteRequest) -> QuoteResult {
+    public func quote(_ request: QuoteRequest) -> QuoteOutcome {
         switch choose(merchant: request.merchant) {
         case .index(let i): return ruleSets[i].quote(request)
-        case .rejected(let code, let reason): return .rejected(code: code, reason: reason)
+        case .rejected(let rejection): return .rejected(rejection)
         }
     }
 
     public func explain(_ request: QuoteRequest) -> QuoteExplanation {
         switch select(merchant: request.merchant) {
         case .ruleSet(let set): return set.explain(request)
-        case .rejected(let code, let reason): return QuoteExplanation(result: .rejected(code: code, reason: reason), trace: [reason])
+        case .rejected(let rejection): return QuoteExplanation(result: .rejected(rejection), trace: [rejection.message])
         }
     }
 }

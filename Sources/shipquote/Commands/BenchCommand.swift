@@ -70,7 +70,7 @@ enum BenchCommand {
         Output.line("rate      \(Int(Double(quotes) / seconds)) quotes/s")
     }
 
-    private static func index(_ result: QuoteResult) -> Int {
+    private static func index(_ result: QuoteOutcome) -> Int {
         switch result {
         case .update: return 0
         case .keep: return 1

@@ -26,7 +26,7 @@ enum StageBench {
         let events = encoded.map { try! AddressChangeEvent.decode($0.value, key: $0.key).get() }
         let results = events.map { rules.quote($0.quoteRequest(now: $0.occurredAt)) }
         let replies = zip(events, results).map { event, result in
-            QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, outcome: outcome(result),
+            QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, outcome: result,
                        rulesVersion: rules.version, computedAt: occurredAt)
         }
         Output.line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
@@ -61,14 +61,5 @@ enum StageBench {
         let perEvent = nanoseconds / Double(count) / 1_000
         Output.line(name.padding(toLength: 40, withPad: " ", startingAt: 0)
             + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
-    }
-
-    private static func outcome(_ result: QuoteResult) -> ReplyOutcome {
-        switch result {
-        case .update(let update): .update(update)
-        case .keep: .keep
-        case .unserviceable(let errors): .unserviceable(errors)
-        case .rejected(let code, let reason): .rejected(reason: "\(code): \(reason)")
-        }
     }
 }

@@ -4,15 +4,16 @@ import ShippingRules
 /// Renders a reply for a person following the demo.
 enum ReplyPrinter {
     static func lines(_ reply: QuoteReply) -> [String] {
+        let name = reply.outcome.kind.rawValue
         switch reply.outcome {
         case .keep:
-            return ["keep — the sheet keeps what it shows (the SDK's nil)"]
-        case .rejected(let reason):
-            return ["rejected — \(reason)"]
+            return ["\(name) — the sheet keeps what it shows (the SDK's nil)"]
+        case .rejected(let rejection):
+            return ["\(name) — \(rejection.wireText)"]
         case .unserviceable(let errors):
-            return ["unserviceable"] + errors.map { "    \($0.code): \"\($0.message)\"" }
+            return [name] + errors.map { "    \($0.code): \"\($0.message)\"" }
         case .update(let update):
-            var out = ["update"]
+            var out = [name]
             for m in update.shippingMethods {
                 let dates = m.deliveryEstimate.map { "  \($0.from) → \($0.to)" } ?? ""
                 out.append("    \(pad(m.label, 22)) \(pad(m.amount.decimalString, 8, left: true))\(dates)")

@@ -11,7 +11,7 @@ import Testing
     /// Answers `keep` to everything: the processor's decisions, not the rules, are under test.
     struct KeepEngine: QuoteEngine {
         let version = "sha256:test"
-        func quote(_ request: QuoteRequest) -> QuoteResult { .keep }
+        func quote(_ request: QuoteRequest) -> QuoteOutcome { .keep }
     }
 
     static let tp = KafkaTopicPartition(Topics.defaultAddressChanged, 2)
@@ -146,7 +146,7 @@ import Testing
         let reply = try QuoteReply.decode(decided[0].chains[1].records[1].value)
         #expect(reply.sequence == 3 && reply.sessionID == "a")
         guard case .rejected(let reason) = reply.outcome else { Issue.record("not rejected"); return }
-        #expect(reason.hasPrefix("currency_mismatch: "))
+        #expect(reason.code == "currency_mismatch")
         // An older bad event no longer answers over the newer address.
         let older = p.process([Self.record(bad.with(sequence: 2), offset: 5)])
         #expect(older[0].chains.map { $0.records.map(\.topic) } == [[Topics.defaultDeadLetters]])

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import QuoteContract
+import ShippingRules
 
 @Suite("RFC 3339 times")
 struct RFC3339Tests {
@@ -59,5 +59,34 @@ struct RFC3339Tests {
             #expect(RFC3339.epochMilliseconds(date) == millis)
             #expect(RFC3339.format(date) == text)
         }
+    }
+}
+
+/// Rule case files were read by `ISO8601DateFormatter` before `RFC3339` served them too: every
+/// form they accepted reads as the same instant.
+@Suite("RFC 3339 times in rule case files")
+struct RFC3339CaseFileTests {
+    @Test("reads what the case files accepted, at the same instant", arguments: [
+        "2026-10-10T12:00:00Z", "2026-10-10T12:00:00.123Z", "2026-10-10T05:00:00-07:00",
+        "2026-10-10T05:00:00.123-07:00", "2026-10-10T17:30:00+05:30", "2026-12-31T23:59:59.999+00:00",
+    ])
+    func sameInstantAsBefore(text: String) throws {
+        let whole = ISO8601DateFormatter()
+        whole.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let before = try #require(whole.date(from: text) ?? fractional.date(from: text))
+        let now = try #require(RFC3339.parse(text))
+        #expect(RFC3339.epochMilliseconds(now) == RFC3339.epochMilliseconds(before))
+    }
+
+    @Test func aCaseReadsFractionsAndOffsets() throws {
+        let file = try RuleCaseFile.load(yaml: """
+        cases:
+          - { name: a, currency: USD, now: "2026-10-10T12:00:00.123Z", expect: {} }
+          - { name: b, currency: USD, now: "2026-10-10T05:00:00-07:00", expect: {} }
+
+        """, fileName: "cases.yaml")
+        #expect(file.cases.map { RFC3339.format($0.request.now) } == ["2026-10-10T12:00:00.123Z", "2026-10-10T12:00:00.000Z"])
     }
 }

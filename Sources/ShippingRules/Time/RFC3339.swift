@@ -1,5 +1,4 @@
 import Foundation
-import ShippingRules
 
 /// RFC 3339 timestamps without `DateFormatter` (slow, and locale- and calendar-prone).
 ///
@@ -21,7 +20,8 @@ public enum RFC3339 {
         return text.withUTF8 { parseParts($0) }
     }
 
-    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// `parse` on bytes in place (the event scanner's slices).
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard let (seconds, nanos) = parseParts(bytes) else { return nil }
         // One rounding only: whole seconds are exact in a Double, the fraction is added once.
         return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceEpochOffset) + Double(nanos) / 1e9)
@@ -91,13 +91,36 @@ public enum RFC3339 {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let date = CalendarDate(daysSinceEpoch: Int(days))
-        var out = JSONWriter(capacity: 24)
-        out.appendDate(date); out.appendByte(UInt8(ascii: "T"))
-        out.appendPadded(secondOfDay / 3600, width: 2); out.appendByte(UInt8(ascii: ":"))
-        out.appendPadded(secondOfDay / 60 % 60, width: 2); out.appendByte(UInt8(ascii: ":"))
-        out.appendPadded(secondOfDay % 60, width: 2); out.appendByte(UInt8(ascii: "."))
-        out.appendPadded(milli, width: 3); out.appendByte(UInt8(ascii: "Z"))
-        return String(decoding: out.bytes, as: UTF8.self)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        appendFullDate(date, to: &out); out.append(UInt8(ascii: "T"))
+        appendPadded(secondOfDay / 3600, width: 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay / 60 % 60, width: 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay % 60, width: 2, to: &out); out.append(UInt8(ascii: "."))
+        appendPadded(milli, width: 3, to: &out); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 3339's `full-date`, `2026-10-13` (years 1–9999, as `CalendarDate` holds them), appended
+    /// as ASCII without quotes.
+    public static func appendFullDate(_ date: CalendarDate, to bytes: inout [UInt8]) {
+        appendPadded(date.year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.day, width: 2, to: &bytes)
+    }
+
+    /// ASCII digits with zero padding to `width`.
+    private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            bytes.append(UInt8(48 + (v / divisor) % 10))
+            v %= divisor
+            divisor /= 10
+        }
     }
 
     /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.
@@ -109,16 +132,5 @@ public enum RFC3339 {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-}
-
-extension JSONWriter {
-    /// `2026-10-13` (years 1–9999, as `CalendarDate` holds them), unquoted.
-    mutating func appendDate(_ date: CalendarDate) {
-        appendPadded(date.year, width: 4)
-        appendByte(UInt8(ascii: "-"))
-        appendPadded(date.month, width: 2)
-        appendByte(UInt8(ascii: "-"))
-        appendPadded(date.day, width: 2)
     }
 }

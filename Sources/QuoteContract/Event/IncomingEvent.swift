@@ -1,0 +1,51 @@
+import Foundation
+
+/// A record's value read as an address-change event: what the sequence check and the deadline
+/// need, read at once, and the whole event (address, cart) made only for the events that are
+/// quoted. Most records of a backlog are dropped as superseded, and never pay for their strings.
+///
+/// This is the one place that decides between the single-pass scanner (`ScannedEvent`, the common
+/// case) and the full decoder (the authority, which names the field of a bad event).
+public struct IncomingEvent: Sendable {
+    public let sessionID: String
+    public let sequence: Int64
+    public let eventID: String?
+    public let occurredAt: Date
+    public let replyBy: Date?
+    private let source: Source
+
+    private enum Source: Sendable {
+        case scanned(ScannedEvent)
+        case decoded(AddressChangeEvent)
+    }
+
+    /// Reads a Kafka record's value, checking every rule of CONTRACT's event table; `key` must
+    /// equal the session id (nil: the record had none). A refused event goes to the dead letters.
+    public static func read(_ value: [UInt8], key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
+        read(value, checkingKey: true, key: key)
+    }
+
+    static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
+        if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
+            return .success(IncomingEvent(.scanned(scanned)))
+        }
+        // The quick path passed it on: the full decoder reads it or says which field is wrong.
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
+    }
+
+    private init(_ source: Source) {
+        switch source {
+        case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+        case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
+        }
+        self.source = source
+    }
+
+    /// The whole event, for quoting.
+    public func event() -> AddressChangeEvent {
+        switch source {
+        case .scanned(let scanned): scanned.event()
+        case .decoded(let event): event
+        }
+    }
+}
