@@ -1,13 +1,14 @@
 import Foundation
 import Kafka
 import QuoteContract
+import Synchronization
 
 /// Reads the reply topic on its own thread, as a gateway would, and stamps every reply the moment
 /// it comes out of the consumer. It reads only the `session-id` and `sequence` headers: no JSON.
-final class ReplyReader: @unchecked Sendable {
+final class ReplyReader: Sendable {
     private let consumer: KafkaConsumer
     private let ledger: ReplyLedger
-    private let running = LockedFlag(true)
+    private let running = Mutex(true)
     private let done = DispatchSemaphore(value: 0)
 
     init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger) throws {
@@ -26,7 +27,7 @@ final class ReplyReader: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
-            while running.value {
+            while running.withLock({ $0 }) {
                 for message in consumer.poll(maxMessages: 256, timeoutMs: 20) {
                     ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
                                     sequenceHeader: message.header(ContractHeader.sequence), at: uptimeNanoseconds())
@@ -40,16 +41,7 @@ final class ReplyReader: @unchecked Sendable {
     }
 
     func stop() {
-        running.set(false)
+        running.withLock { $0 = false }
         done.wait()
     }
-}
-
-/// A flag one thread sets and another reads.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag: Bool
-    init(_ value: Bool) { flag = value }
-    var value: Bool { lock.withLock { flag } }
-    func set(_ value: Bool) { lock.withLock { flag = value } }
 }

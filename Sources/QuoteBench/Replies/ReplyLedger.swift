@@ -1,0 +1,105 @@
+import Synchronization
+
+/// What was sent and what came back, shared by the generator (which stamps each event as it
+/// produces it) and the reply reader (which stamps each reply as it receives it). Matching is by
+/// the reply's `session-id` and `sequence` headers.
+///
+/// A reply is a stale one wrongly published when its sequence is below one already published for
+/// its session: CONTRACT's "answers to stale addresses are never published". Replies of a session
+/// share its partition, so the order the reader sees is the order they were published.
+final class ReplyLedger: Sendable {
+    private let plan: LoadPlan
+    /// Event index of each session's sequence n at `[session][n - 1]`.
+    private let eventIndex: [[Int32]]
+    private let book: Mutex<Book>
+
+    /// Everything the two threads change, behind the one lock.
+    private struct Book {
+        var sentAt: [UInt64]
+        var latestSent: [Int32]
+        var highestReplied: [Int32]
+        var latencies: [Double] = []
+        var replies = 0
+        var stale = 0
+        var duplicates = 0
+        var unknown = 0
+        var warmupReplies = 0
+        var lastReplyAt: UInt64 = 0
+    }
+
+    init(plan: LoadPlan) {
+        self.plan = plan
+        var index = [[Int32]](repeating: [], count: plan.sessions)
+        for (i, e) in plan.events.enumerated() { index[Int(e.session)].append(Int32(i)) }
+        eventIndex = index
+        var book = Book(sentAt: [UInt64](repeating: 0, count: plan.events.count),
+                        latestSent: [Int32](repeating: 0, count: plan.sessions),
+                        highestReplied: [Int32](repeating: 0, count: plan.sessions))
+        book.latencies.reserveCapacity(plan.events.count)
+        self.book = Mutex(book)
+    }
+
+    /// The generator produced event `i` at `now` (uptime nanoseconds).
+    func sent(_ i: Int, at now: UInt64) {
+        let e = plan.events[i]
+        book.withLock { book in
+            book.sentAt[i] = now
+            book.latestSent[Int(e.session)] = max(book.latestSent[Int(e.session)], e.sequence)
+        }
+    }
+
+    /// The reader received a reply with these headers at `now`.
+    func received(sessionHeader: [UInt8]?, sequenceHeader: [UInt8]?, at now: UInt64) {
+        if let sessionHeader, BenchEvents.sessionIndex(sessionHeader, prefix: BenchEvents.warmupPrefix) != nil {
+            return book.withLock { $0.warmupReplies += 1 }
+        }
+        guard let sessionHeader, let sequenceHeader, let session = BenchEvents.sessionIndex(sessionHeader),
+              let sequence = BenchEvents.decimal(sequenceHeader), session < plan.sessions,
+              sequence >= 1, sequence <= eventIndex[session].count else {
+            book.withLock { $0.unknown += 1 }
+            return
+        }
+        let event = Int(eventIndex[session][sequence - 1])
+        book.withLock { book in
+            book.replies += 1
+            book.lastReplyAt = now
+            let sentTime = book.sentAt[event]
+            if sentTime > 0 { book.latencies.append(Double(now &- sentTime) / 1e9) }
+            let seq = Int32(sequence)
+            if seq < book.highestReplied[session] {
+                book.stale += 1
+            } else if seq == book.highestReplied[session] {
+                book.duplicates += 1
+            } else {
+                book.highestReplied[session] = seq
+            }
+        }
+    }
+
+    struct Tally: Equatable {
+        var replies = 0
+        var staleReplies = 0
+        var duplicateReplies = 0
+        var unknownReplies = 0
+        /// Sessions whose latest sent sequence has no reply yet.
+        var missing = 0
+        var sessionsSent = 0
+        var lastReplyAt: UInt64 = 0
+    }
+
+    func tally() -> Tally {
+        book.withLock { book in
+            var t = Tally(replies: book.replies, staleReplies: book.stale, duplicateReplies: book.duplicates,
+                          unknownReplies: book.unknown, lastReplyAt: book.lastReplyAt)
+            for s in 0..<plan.sessions where book.latestSent[s] > 0 {
+                t.sessionsSent += 1
+                if book.highestReplied[s] < book.latestSent[s] { t.missing += 1 }
+            }
+            return t
+        }
+    }
+
+    var warmedUp: Int { book.withLock { $0.warmupReplies } }
+
+    func latencySamples() -> [Double] { book.withLock { $0.latencies } }
+}
