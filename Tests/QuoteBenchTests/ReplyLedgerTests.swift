@@ -16,6 +16,14 @@ import Testing
         for i in 0..<4 { ledger.sent(i, at: UInt64(i + 1) * 1_000) }
     }
 
+    /// The tally once the first four events are sent and these replies (session, sequence header) received.
+    private func tally(answering replies: [(Int32, String)]) -> ReplyLedger.Tally {
+        let ledger = ReplyLedger(plan: plan)
+        sendFirstFour(ledger)
+        for (session, sequence) in replies { reply(ledger, session: session, sequence: sequence) }
+        return ledger.tally()
+    }
+
     @Test func aSessionWhoseLatestSequenceIsUnansweredIsMissing() {
         let ledger = ReplyLedger(plan: plan)
         sendFirstFour(ledger)
@@ -27,20 +35,13 @@ import Testing
     }
 
     @Test func aReplyBelowOneAlreadyPublishedForItsSessionIsStale() {
-        let ledger = ReplyLedger(plan: plan)
-        sendFirstFour(ledger)
-        reply(ledger, session: 0, sequence: "3")
-        reply(ledger, session: 0, sequence: "1")
-        reply(ledger, session: 0, sequence: "2")
-        #expect(ledger.tally() == ReplyLedger.Tally(replies: 3, staleReplies: 2, missing: 1, sessionsSent: 2, lastReplyAt: 1_000_000))
+        #expect(tally(answering: [(0, "3"), (0, "1"), (0, "2")])
+            == ReplyLedger.Tally(replies: 3, staleReplies: 2, missing: 1, sessionsSent: 2, lastReplyAt: 1_000_000))
     }
 
     @Test func aSecondReplyToTheSameSequenceIsADuplicateNotStale() {
-        let ledger = ReplyLedger(plan: plan)
-        sendFirstFour(ledger)
-        reply(ledger, session: 1, sequence: "1")
-        reply(ledger, session: 1, sequence: "1")
-        #expect(ledger.tally() == ReplyLedger.Tally(replies: 2, duplicateReplies: 1, missing: 1, sessionsSent: 2, lastReplyAt: 1_000_000))
+        #expect(tally(answering: [(1, "1"), (1, "1")])
+            == ReplyLedger.Tally(replies: 2, duplicateReplies: 1, missing: 1, sessionsSent: 2, lastReplyAt: 1_000_000))
     }
 
     @Test func repliesTheLedgerCannotPlaceAreUnknownAndChangeNothingElse() {

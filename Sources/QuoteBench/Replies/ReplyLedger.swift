@@ -19,12 +19,9 @@ final class ReplyLedger: Sendable {
         var latestSent: [Int32]
         var highestReplied: [Int32]
         var latencies: [Double] = []
-        var replies = 0
-        var stale = 0
-        var duplicates = 0
-        var unknown = 0
+        /// The reply counts; `missing` and `sessionsSent` are worked out by `tally()`.
+        var counts = Tally()
         var warmupReplies = 0
-        var lastReplyAt: UInt64 = 0
     }
 
     init(plan: LoadPlan) {
@@ -56,20 +53,20 @@ final class ReplyLedger: Sendable {
         guard let sessionHeader, let sequenceHeader, let session = BenchEvents.sessionIndex(sessionHeader),
               let sequence = BenchEvents.decimal(sequenceHeader), session < plan.sessions,
               sequence >= 1, sequence <= eventIndex[session].count else {
-            book.withLock { $0.unknown += 1 }
+            book.withLock { $0.counts.unknownReplies += 1 }
             return
         }
         let event = Int(eventIndex[session][sequence - 1])
         book.withLock { book in
-            book.replies += 1
-            book.lastReplyAt = now
+            book.counts.replies += 1
+            book.counts.lastReplyAt = now
             let sentTime = book.sentAt[event]
             if sentTime > 0 { book.latencies.append(Double(now &- sentTime) / 1e9) }
             let seq = Int32(sequence)
             if seq < book.highestReplied[session] {
-                book.stale += 1
+                book.counts.staleReplies += 1
             } else if seq == book.highestReplied[session] {
-                book.duplicates += 1
+                book.counts.duplicateReplies += 1
             } else {
                 book.highestReplied[session] = seq
             }
@@ -89,8 +86,7 @@ final class ReplyLedger: Sendable {
 
     func tally() -> Tally {
         book.withLock { book in
-            var t = Tally(replies: book.replies, staleReplies: book.stale, duplicateReplies: book.duplicates,
-                          unknownReplies: book.unknown, lastReplyAt: book.lastReplyAt)
+            var t = book.counts
             for s in 0..<plan.sessions where book.latestSent[s] > 0 {
                 t.sessionsSent += 1
                 if book.highestReplied[s] < book.latestSent[s] { t.missing += 1 }

@@ -1,15 +1,13 @@
 import Foundation
 import Kafka
 import QuoteContract
-import Synchronization
 
 /// Reads the reply topic on its own thread, as a gateway would, and stamps every reply the moment
 /// it comes out of the consumer. It reads only the `session-id` and `sequence` headers: no JSON.
 final class ReplyReader: Sendable {
     private let consumer: KafkaConsumer
     private let ledger: ReplyLedger
-    private let running = Mutex(true)
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = LoopThread(name: "bench-reader")
 
     init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger) throws {
         var config = kafka
@@ -26,22 +24,16 @@ final class ReplyReader: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
-            while running.withLock({ $0 }) {
+        thread.start { [consumer, ledger] keepGoing in
+            while keepGoing() {
                 for message in consumer.poll(maxMessages: 256, timeoutMs: 20) {
                     ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
                                     sequenceHeader: message.header(ContractHeader.sequence), at: uptimeNanoseconds())
                 }
             }
             consumer.close()
-            done.signal()
         }
-        thread.name = "bench-reader"
-        thread.start()
     }
 
-    func stop() {
-        running.withLock { $0 = false }
-        done.wait()
-    }
+    func stop() { thread.stop() }
 }

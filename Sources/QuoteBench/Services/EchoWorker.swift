@@ -1,6 +1,5 @@
 import Foundation
 import Kafka
-import Synchronization
 
 /// The baseline ShipQuote is measured against: a consumer-group member that answers every event
 /// with a tiny reply (session from the key, sequence by a byte scan, the contract's headers) and
@@ -12,8 +11,7 @@ final class EchoWorker: Sendable {
     private let replyTopic: String
     private let inputTopic: String
     private let maxBatch: Int
-    private let running = Mutex(true)
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = LoopThread(name: "bench-echo")
     private let assigned = BenchCounter()
     let answered = BenchCounter()
     let unreadable = BenchCounter()
@@ -39,10 +37,10 @@ final class EchoWorker: Sendable {
 
     func start() throws {
         try consumer.subscribe([inputTopic])
-        let thread = Thread { [self] in
+        thread.start { [self] keepGoing in
             var commits = CommitQueue()   // the loop's own: no other thread sees it
             var lastCommit = ContinuousClock.now
-            while running.withLock({ $0 }) {
+            while keepGoing() {
                 let batch = consumer.poll(maxMessages: maxBatch, timeoutMs: 100)
                 if !batch.isEmpty { commits.append(answer(batch)) }
                 if ContinuousClock.now - lastCommit >= .milliseconds(200) {   // the worker's commit interval
@@ -54,16 +52,10 @@ final class EchoWorker: Sendable {
             commit(&commits)
             consumer.close()
             producer.close(timeoutMs: 1_000)
-            done.signal()
         }
-        thread.name = "bench-echo"
-        thread.start()
     }
 
-    func stop() {
-        running.withLock { $0 = false }
-        done.wait()
-    }
+    func stop() { thread.stop() }
 
     /// Sends a reply to each event of the batch; the batch's offsets are committable once all are delivered.
     private func answer(_ batch: [KafkaMessage]) -> CommitQueue.Batch {
