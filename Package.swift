@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One direction of dependency: shipquote → (QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
-// QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD.
+// One direction of dependency: shipquote → (QuoteBench, QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
+// QuoteBench → QuoteWorker; QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD.
 // ShippingRules and Kafka never meet.
 let package = Package(
     name: "ShipQuote",
@@ -27,8 +27,12 @@ let package = Package(
         .target(name: "QuoteGateway", dependencies: ["QuoteContract", "Kafka"]),
         // Pure parts of `shipquote bench`: percentiles, log-scale histograms, the SVG chart.
         .target(name: "Benchmarking"),
+        // `shipquote bench`: the end-to-end run (load, echo baseline, replies, report) and the
+        // benches without Kafka (stages, sessions, rules). Not a product: the executable is its one user.
+        .target(name: "QuoteBench",
+                dependencies: ["QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "Benchmarking"]),
         .executableTarget(name: "shipquote",
-                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "Benchmarking"]),
+                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "QuoteBench"]),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "ShippingRulesTests", dependencies: ["ShippingRules"],
                     resources: [.copy("Fixtures")]),
@@ -38,6 +42,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
+        .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "ShippingRules", "Benchmarking"]),
         // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),

@@ -1,9 +1,11 @@
 import Foundation
+import QuoteBench
 import ShippingRules
 
-/// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline (Bench/);
+/// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline;
 /// `bench rules FILE|--generated [--quotes N]`: quotes per second on one thread;
 /// `bench sessions`: memory per tracked session; `bench stages`: the worker's CPU per event, stage by stage.
+/// Flags and wiring only: the benches are QuoteBench's.
 /// Measurements for people, not timed tests: build with `-c release` before reading a figure.
 enum BenchCommand {
     static let help = """
@@ -20,16 +22,50 @@ enum BenchCommand {
     """
 
     static func run(_ args: [String]) throws {
+        let rest = Array(args.dropFirst())
         switch args.first {
-        case "sessions": return try SessionMemoryBench.run(Array(args.dropFirst()))
-        case "stages": return try StageBench.run(Array(args.dropFirst()))
-        case "e2e": return try EndToEndBench.run(Array(args.dropFirst()))
-        case "rules": break
+        case "sessions": try sessions(rest)
+        case "stages": try stages(rest)
+        case "e2e": try endToEnd(rest)
+        case "rules": try rules(rest)
         case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")
-        default: return try EndToEndBench.run(args)
+        default: try endToEnd(args)
         }
-        let flags = try Arguments(Array(args.dropFirst()), valued: ["--quotes", "--address", "--zones", "--methods"],
-                                  flags: ["--generated", "--help"])
+    }
+
+    private static func endToEnd(_ args: [String]) throws {
+        let settings = try BenchSettings(flags: args)
+        let say: (String) -> Void = { if !settings.json { FileHandle.standardError.write(Data(("bench: " + $0 + "\n").utf8)) } }
+        let report = try EndToEndBench.run(settings, embeddedClients: EmbeddedClients.defaults, say: say)
+        Output.line(settings.json ? report.json : report.table)
+        if let path = settings.svgPath {
+            try report.latencyChart.write(toFile: path, atomically: true, encoding: .utf8)
+            say("latency histogram written to \(path)")
+        }
+        // Exit 1 when the contract broke: a stale reply published, or a latest event unanswered.
+        if report.contractBroken { exit(1) }
+    }
+
+    private static func stages(_ args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--rules", "--events"], flags: ["--help"])
+        if flags.has("--help") { return Output.line("usage: shipquote bench stages [--rules examples/rules/us-acme.yaml] [--events 200000]") }
+        let count = try flags.int("--events") ?? 200_000
+        guard count > 0 else { Output.fail("bench stages: --events must be positive") }
+        let rules = try RuleLibrary.load(path: flags.value("--rules") ?? "examples/rules/us-acme.yaml")
+        StageBench(rules: rules).run(count: count, line: Output.line)
+    }
+
+    private static func sessions(_ args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--count", "--partitions"], flags: ["--help"])
+        if flags.has("--help") { return Output.line("usage: shipquote bench sessions [--count 1000000] [--partitions 8]") }
+        let count = try flags.int("--count") ?? 1_000_000
+        let partitions = try flags.int("--partitions") ?? 8
+        guard count > 0, partitions > 0 else { Output.fail("bench sessions: --count and --partitions must be positive") }
+        SessionMemoryBench.run(count: count, partitions: partitions).forEach(Output.line)
+    }
+
+    private static func rules(_ args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--quotes", "--address", "--zones", "--methods"], flags: ["--generated", "--help"])
         if flags.has("--help") { Output.line(help); return }
         let quotes = try flags.int("--quotes") ?? 1_000_000
         guard quotes > 0 else { Output.fail("bench: --quotes must be positive") }
@@ -44,40 +80,10 @@ enum BenchCommand {
         } else {
             guard flags.positional.count == 1 else { Output.fail("bench rules: expects one FILE or --generated\n\n\(help)") }
             rules = try RuleSet.load(contentsOfFile: flags.positional[0])
-            addresses = ["US/CA/95014/Cupertino", "US/NY/10001/New York", "US/AK/99501/Anchorage", "GB//SW1A/London",
-                         "DE/BY/80331/München", "JP/Tokyo/100-0001/Chiyoda", "KW/Al Asimah//Kuwait City", "CA/ON/M5V/Toronto"]
-                .map(AddressShorthand.parse)
+            addresses = RulesBench.defaultAddresses
         }
         let given = flags.all("--address")
         if !given.isEmpty { addresses = given.map(AddressShorthand.parse) }
-
-        let currency = rules.currencies[0]
-        let unit = Money(minorUnits: 2_500 * Int64(pow10(currency.minorDigits)) / 100, currency: currency)
-        let cart = Cart(items: [CartItem(id: "sku-1", label: "T-shirt", quantity: 2, unitAmount: unit, taxCategory: "apparel", weightGrams: 300)],
-                        discounts: [Discount(id: "promo", label: "Promo", amount: Money(minorUnits: -unit.minorUnits / 5, currency: currency))])
-        let now = Date(timeIntervalSince1970: 1_791_633_600)      // 2026-10-10T12:00:00Z: fixed, so runs compare
-        let requests = addresses.map { QuoteRequest(merchant: rules.merchant, currency: currency, address: $0, cart: cart, now: now) }
-
-        var outcomes = [0, 0, 0, 0]                                  // update, keep, unserviceable, rejected
-        for request in requests { outcomes[index(rules.quote(request))] += 1 }   // warm up
-        outcomes = [0, 0, 0, 0]
-        let start = DispatchTime.now().uptimeNanoseconds
-        for i in 0..<quotes { outcomes[index(rules.quote(requests[i % requests.count]))] += 1 }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        Output.line("rules     \(rules.fileName)")
-        Output.line("requests  \(requests.count) addresses; outcomes: \(outcomes[0]) update, \(outcomes[1]) keep, \(outcomes[2]) unserviceable, \(outcomes[3]) rejected")
-        Output.line("quotes    \(quotes) in \(String(format: "%.3f", seconds)) s on one thread")
-        Output.line("rate      \(Int(Double(quotes) / seconds)) quotes/s")
+        RulesBench(rules: rules, addresses: addresses).run(quotes: quotes).forEach(Output.line)
     }
-
-    private static func index(_ result: QuoteOutcome) -> Int {
-        switch result {
-        case .update: return 0
-        case .keep: return 1
-        case .unserviceable: return 2
-        case .rejected: return 3
-        }
-    }
-
-    private static func pow10(_ n: Int) -> Int { (0..<n).reduce(1) { acc, _ in acc * 10 } }
 }

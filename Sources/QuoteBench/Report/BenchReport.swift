@@ -1,8 +1,8 @@
 import Benchmarking
 import Foundation
 
-/// The human table and the `--json` document of a run.
-struct BenchReport {
+/// The human table, the `--json` document and the latency chart of a run.
+public struct BenchReport {
     let settings: BenchSettings
     let broker: String
     let plan: LoadPlan
@@ -10,7 +10,21 @@ struct BenchReport {
     let phases: [PhaseResult]
     let comparison: BenchComparison
 
-    var table: String {
+    /// Whether the run broke the contract: a stale reply published, a latest event unanswered, or a service failed.
+    public var contractBroken: Bool {
+        phases.contains(where: { $0.staleReplies > 0 || $0.missing > 0 || $0.failure != nil })
+    }
+
+    /// The latency histogram as SVG: the fixed-rate phases, or all of them when none is.
+    public var latencyChart: String {
+        let fixed = phases.filter { $0.rate != "max" }
+        let charted = fixed.isEmpty ? phases : fixed
+        let chart = HistogramChart(title: "ShipQuote end-to-end latency, \(settings.workers) worker(s), \(settings.partitions) partitions",
+                                   series: charted.map { .init(name: "\($0.name) (\($0.rate))", histogram: $0.histogram, summary: $0.latency) })
+        return chart.svg()
+    }
+
+    public var table: String {
         var lines: [String] = []
         let rateText = settings.compare ? "protocol --compare" : "rate \(settings.rate)"
         lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s), "
@@ -59,7 +73,7 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
-    var json: String {
+    public var json: String {
         var settingsJSON: [String: Any] = [
             "broker": broker, "partitions": settings.partitions, "workers": settings.workers, "sessions": settings.sessions,
             "events": plan.events.count, "burst_fraction": settings.burstFraction, "burst_turns": plan.burstTurns,

@@ -4,11 +4,10 @@ import QuoteContract
 
 /// Reads the reply topic on its own thread, as a gateway would, and stamps every reply the moment
 /// it comes out of the consumer. It reads only the `session-id` and `sequence` headers: no JSON.
-final class ReplyReader: @unchecked Sendable {
+final class ReplyReader: Sendable {
     private let consumer: KafkaConsumer
     private let ledger: ReplyLedger
-    private let running = LockedFlag(true)
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = LoopThread(name: "bench-reader")
 
     init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger) throws {
         var config = kafka
@@ -25,31 +24,16 @@ final class ReplyReader: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
-            while running.value {
+        thread.start { [consumer, ledger] keepGoing in
+            while keepGoing() {
                 for message in consumer.poll(maxMessages: 256, timeoutMs: 20) {
                     ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
                                     sequenceHeader: message.header(ContractHeader.sequence), at: uptimeNanoseconds())
                 }
             }
             consumer.close()
-            done.signal()
         }
-        thread.name = "bench-reader"
-        thread.start()
     }
 
-    func stop() {
-        running.set(false)
-        done.wait()
-    }
-}
-
-/// A flag one thread sets and another reads.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag: Bool
-    init(_ value: Bool) { flag = value }
-    var value: Bool { lock.withLock { flag } }
-    func set(_ value: Bool) { lock.withLock { flag = value } }
+    func stop() { thread.stop() }
 }

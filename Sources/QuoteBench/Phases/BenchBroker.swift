@@ -14,7 +14,8 @@ final class BenchBroker {
     /// Keeps topic names of runs against a real broker apart.
     private let runID = String(UUID().uuidString.prefix(8)).lowercased()
 
-    init(settings: BenchSettings) throws {
+    /// `embeddedClients`: the client settings for the embedded broker at a bootstrap address.
+    init(settings: BenchSettings, embeddedClients: (String) -> KafkaConfiguration) throws {
         if let servers = settings.bootstrapServers {
             cluster = nil
             bootstrap = servers
@@ -24,7 +25,8 @@ final class BenchBroker {
             bootstrap = started.bootstrapServers
         }
         partitions = settings.partitions
-        kafka = try settings.kafka(bootstrap: bootstrap, embedded: cluster != nil)
+        kafka = try settings.kafka(startingFrom: cluster != nil ? embeddedClients(bootstrap)
+                                                                : KafkaConfiguration(["bootstrap.servers": bootstrap]))
     }
 
     var isEmbedded: Bool { cluster != nil }
@@ -51,18 +53,5 @@ final class BenchBroker {
         } else {
             try KafkaTopicAdmin.createTopics(specs, configuration: kafka.producerOnly)
         }
-    }
-}
-
-extension KafkaConfiguration {
-    /// Without the consumer-only keys, which a producer would warn about.
-    var producerOnly: KafkaConfiguration {
-        var c = self
-        for key in ["group.id", "session.timeout.ms", "heartbeat.interval.ms", "fetch.wait.max.ms", "fetch.min.bytes",
-                    "fetch.max.bytes", "max.partition.fetch.bytes", "queued.min.messages", "queued.max.messages.kbytes",
-                    "auto.offset.reset", "max.poll.interval.ms", "partition.assignment.strategy", "enable.partition.eof"] {
-            c[key] = nil
-        }
-        return c
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// Produces a plan's events, pre-encoded, on its own thread: as fast as the producer takes them,
 /// or on a fixed schedule. Stops at the end of the plan or after `duration`, whichever is first.
 /// Each event is stamped in the ledger just before it is handed to the producer.
-final class LoadGenerator: @unchecked Sendable {
+final class LoadGenerator: Sendable {
     private let producer: KafkaProducer
     private let topic: String
     private let keys: [[UInt8]]
@@ -19,10 +19,21 @@ final class LoadGenerator: @unchecked Sendable {
     let produced = BenchCounter()
     let delivered = BenchCounter()
     let failed = BenchCounter()
-    private(set) var startedAt: UInt64 = 0
-    private(set) var stoppedAt: UInt64 = 0
-    /// The furthest the generator fell behind its schedule (fixed rates only), in seconds.
-    private(set) var worstLag: Double = 0
+    /// Written by the generator's thread, read by the phase's.
+    private let timing = Mutex(Timing())
+
+    private struct Timing {
+        var startedAt: UInt64 = 0
+        var stoppedAt: UInt64 = 0
+        var worstLag: Double = 0
+    }
+
+    /// When the first event was handed to the producer (uptime nanoseconds); 0 before.
+    var startedAt: UInt64 { timing.withLock { $0.startedAt } }
+    /// When the last one was; 0 while producing.
+    var stoppedAt: UInt64 { timing.withLock { $0.stoppedAt } }
+    /// The furthest the generator fell behind its schedule (fixed rates only), in seconds; known once stopped.
+    var worstLag: Double { timing.withLock { $0.worstLag } }
 
     init(producer: KafkaProducer, topic: String, plan: LoadPlan, payloads: [[UInt8]], ledger: ReplyLedger?,
          rate: BenchSettings.Rate, duration: Double) {
@@ -49,13 +60,15 @@ final class LoadGenerator: @unchecked Sendable {
 
     /// Events per second handed to the producer while producing.
     var produceRate: Double {
+        let (startedAt, stoppedAt) = timing.withLock { ($0.startedAt, $0.stoppedAt) }
         let seconds = Double(stoppedAt &- startedAt) / 1e9
         return seconds > 0 ? Double(produced.count) / seconds : 0
     }
 
     private func produceAll() {
         let start = uptimeNanoseconds()
-        startedAt = start
+        timing.withLock { $0.startedAt = start }
+        var worstLag: Double = 0
         let limit = start + UInt64(duration * 1e9)
         let interval: Double? = if case .fixed(let n) = rate { 1e9 / Double(n) } else { nil }
         let delivered = self.delivered, failed = self.failed
@@ -79,6 +92,10 @@ final class LoadGenerator: @unchecked Sendable {
                 failed.add()
             }
         }
-        stoppedAt = uptimeNanoseconds()
+        let stopped = uptimeNanoseconds()
+        timing.withLock {
+            $0.worstLag = worstLag
+            $0.stoppedAt = stopped
+        }
     }
 }

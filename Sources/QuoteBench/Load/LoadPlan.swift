@@ -31,6 +31,12 @@ struct LoadPlan {
         self.events = events
     }
 
+    /// A plan of these very events (a test's, say).
+    init(sessions: Int, events: [Event]) {
+        self.sessions = sessions
+        self.events = events
+    }
+
     /// Turns that sent more than one address (for the report).
     var burstTurns: Int {
         var n = 0

@@ -1,0 +1,72 @@
+import Kafka
+
+/// What `shipquote bench` was asked to measure. The executable fills it from its flags, then
+/// calls `validate()`: the rules of what makes a run are here, the spelling of flags there.
+public struct BenchSettings: Sendable {
+    public enum Rate: Equatable, Sendable, CustomStringConvertible {
+        /// As fast as the generator can produce: the system saturates and a backlog forms.
+        case max
+        /// Events per second on a fixed schedule.
+        case fixed(Int)
+
+        /// `max` or a positive whole number of events per second, as `--rate` takes it.
+        public init(flag text: String) throws(BenchSettingsError) {
+            if text == "max" { self = .max } else if let n = Int(text), n > 0 { self = .fixed(n) } else {
+                throw BenchSettingsError("--rate expects max or a positive whole number of events/s, got \(text)")
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .max: "max"
+            case .fixed(let n): "\(n)/s"
+            }
+        }
+    }
+
+    public var bootstrapServers: String?
+    public var workers = 1
+    public var rulesPath = "examples/rules/us-acme.yaml"
+    public var sessions = 1_000
+    public var rate = Rate.max
+    public var burstFraction = 0.1
+    public var events = 50_000
+    /// A phase produces for at most this long, whatever `events` says.
+    public var duration: Double = 60
+    /// After producing, how long replies may take to arrive before the rest count as missing.
+    public var drainTimeout: Double = 30
+    public var partitions = 8
+    public var maxBatch = 2000
+    public var compare = false
+    public var echo = true
+    public var json = false
+    public var svgPath: String?
+    /// `-X key=value`: librdkafka properties for every client of the run (generator, workers, echo, reader).
+    public var kafkaAssignments: [String] = []
+    public var progress = true
+
+    public init() {}
+
+    /// Throws the first thing that makes these settings no run at all.
+    public func validate() throws(BenchSettingsError) {
+        guard workers > 0, sessions > 0, events > 0, partitions > 0, maxBatch > 0, duration > 0, drainTimeout >= 0 else {
+            throw BenchSettingsError("bench: --workers, --sessions, --events, --partitions, --max-batch and --duration must be positive")
+        }
+        guard (0...1).contains(burstFraction) else { throw BenchSettingsError("--burst-fraction must be between 0 and 1") }
+        if compare && !echo { throw BenchSettingsError("--compare needs the echo worker; drop --no-echo") }
+    }
+
+    /// The client settings every client of the run starts from (`base`: the embedded broker's
+    /// defaults, or only the bootstrap servers of a real one), then `-X`.
+    func kafka(startingFrom base: KafkaConfiguration) throws -> KafkaConfiguration {
+        var config = base
+        try config.apply(assignments: kafkaAssignments)
+        return config
+    }
+}
+
+/// Settings that make no run; the description is what the person is told.
+public struct BenchSettingsError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

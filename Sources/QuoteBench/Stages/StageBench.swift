@@ -1,0 +1,70 @@
+import Foundation
+import QuoteContract
+import ShippingRules
+
+/// `shipquote bench stages`: the worker's own work on one event, stage by stage and without
+/// Kafka, on the bench's events (8 addresses, a 2-item cart): decoding (the scan every event
+/// gets, the whole event a quoted one gets, and the full decoder the scan falls back to),
+/// quoting, and encoding the reply.
+/// It tells where a worker's CPU goes per event; `bench` tells what that means end to end.
+public struct StageBench {
+    let rules: RuleLibrary
+    /// 64 distinct events (sessions 0-63, sequences 1-5), as encoded, with their keys.
+    let encoded: [(value: [UInt8], key: [UInt8])]
+    let events: [AddressChangeEvent]
+    let replies: [QuoteReply]
+
+    public init(rules: RuleLibrary) {
+        self.rules = rules
+        let occurredAt = Date(timeIntervalSince1970: 1_791_633_600)   // fixed, so runs compare
+        let merchant = rules.ruleSets.count > 1 ? rules.ruleSets[0].merchant : nil
+        encoded = (0..<64).map { n in
+            let planned = LoadPlan.Event(session: Int32(n), sequence: Int32(n % 5 + 1))
+            return (BenchEvents.encode(planned, merchant: merchant, occurredAt: occurredAt),
+                    Array(BenchEvents.sessionID(Int32(n)).utf8))
+        }
+        events = encoded.map { try! AddressChangeEvent.decode($0.value, key: $0.key).get() }
+        let results = events.map { rules.quote($0.quoteRequest(now: $0.occurredAt)) }
+        replies = zip(events, results).map { event, result in
+            QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, outcome: result,
+                       rulesVersion: rules.version, computedAt: occurredAt)
+        }
+    }
+
+    /// Times each stage over `count` events on this thread, handing each line to `line` as soon as it is measured.
+    public func run(count: Int, line: (String) -> Void) {
+        let encoded = self.encoded, events = self.events, replies = self.replies, rules = self.rules
+        line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
+        var sink = 0
+        measure("decode (scan, then build the event)", count, line) { i in
+            let e = encoded[i % encoded.count]
+            if case .success(let event) = AddressChangeEvent.decode(e.value, key: e.key) { sink &+= Int(event.sequence) }
+        }
+        measure("scan only (a superseded event's cost)", count, line) { i in
+            let e = encoded[i % encoded.count]
+            if let scanned = ScannedEvent(e.value, key: e.key) { sink &+= Int(scanned.sequence) }
+        }
+        measure("decode (full decoder, the fallback)", count, line) { i in
+            let e = encoded[i % encoded.count]
+            if case .success(let event) = AddressChangeEvent.decodeThoroughly(e.value, checkingKey: true, key: e.key) {
+                sink &+= Int(event.sequence)
+            }
+        }
+        measure("quote", count, line) { i in
+            let event = events[i % events.count]
+            if case .update = rules.quote(event.quoteRequest(now: event.occurredAt)) { sink &+= 1 }
+        }
+        measure("encode reply", count, line) { i in sink &+= replies[i % replies.count].encode().count }
+        if sink == 42 { line("") }   // keeps the work from being optimised away
+    }
+
+    private func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {
+        for i in 0..<min(count, 1_000) { body(i) }   // warm up
+        let start = uptimeNanoseconds()
+        for i in 0..<count { body(i) }
+        let nanoseconds = Double(uptimeNanoseconds() - start)
+        let perEvent = nanoseconds / Double(count) / 1_000
+        line(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
+    }
+}

@@ -1,0 +1,110 @@
+import Benchmarking
+import Foundation
+@testable import QuoteBench
+import Testing
+
+/// The table and the JSON document for fixed figures: what a person and a script read.
+@Suite struct BenchReportTests {
+    private static func phase(_ system: String, rate: String, eventsPerSecond: Double, samples: [Double], stale: Int = 0,
+                              missing: Int = 0, counts: ServiceCounts) -> PhaseResult {
+        PhaseResult(name: "\(system)-\(rate == "max" ? "max" : rate.replacingOccurrences(of: "/s", with: "ps"))", system: system,
+                    rate: rate, planned: 6, produced: 6, produceRate: 12_345.4, generatorWorstLag: 0, seconds: 0.5,
+                    eventsPerSecond: eventsPerSecond, latency: LatencySummary(samples: samples), histogram: LogHistogram(samples: samples),
+                    replies: 6, staleReplies: stale, duplicateReplies: 0, unknownReplies: 0, missing: missing, sessions: 2,
+                    counts: counts, timedOut: false, failure: nil)
+    }
+
+    private static let echo = phase("echo", rate: "max", eventsPerSecond: 2_000, samples: [0.001, 0.002, 0.004],
+                                    counts: ServiceCounts(eventsIn: 6, outcomes: ["echo": 6], finished: 6))
+    private static let shipquote = phase("shipquote", rate: "max", eventsPerSecond: 1_500, samples: [0.002, 0.003, 0.0125],
+                                         counts: ServiceCounts(eventsIn: 6, outcomes: ["update": 3, "keep": 1],
+                                                               drops: ["superseded": 2], finished: 6))
+
+    private static func report(_ phases: [PhaseResult]) -> BenchReport {
+        var settings = BenchSettings()
+        settings.sessions = 2
+        settings.events = 6
+        settings.partitions = 2
+        let plan = LoadPlan(sessions: 2, events: [.init(session: 0, sequence: 1), .init(session: 0, sequence: 2),
+                                                  .init(session: 1, sequence: 1), .init(session: 0, sequence: 3),
+                                                  .init(session: 1, sequence: 2), .init(session: 1, sequence: 3)])
+        return BenchReport(settings: settings, broker: "embedded broker", plan: plan,
+                           probe: ProduceProbe.Result(events: 6, handedRate: 150_000.4, deliveredRate: 30_000.6, failed: 0),
+                           phases: phases, comparison: BenchComparison(phases))
+    }
+
+    @Test func theTableShowsEveryPhaseItsOutcomesAndTheRatiosAgainstTheTargets() {
+        #expect(Self.report([Self.echo, Self.shipquote]).table == """
+        shipquote bench: embedded broker, 2 partitions, 1 worker(s), 2 sessions, 6 events (2 burst turns, fraction 0.1), rate max
+        rules examples/rules/us-acme.yaml
+        generator alone (produce-only, rate max): 30,001 events/s delivered, 150,000 events/s handed to the producer
+
+        phase          rate  produced  events/s   gen/s   p50   p90   p99  p99.9   max  replies  missing  stale
+        echo-max        max         6     2,000  12,345  2.00  4.00  4.00   4.00  4.00        6        0      0
+        shipquote-max   max         6     1,500  12,345  3.00  12.5  12.5   12.5  12.5        6        0      0
+        (latencies in ms: event produced by the bench → reply received by its reader; events/s end to end)
+
+        echo-max: outcomes echo 6
+        shipquote-max: outcomes keep 1, update 3; drops stale 0, duplicate 0, superseded 2, expired 0; dead letters 0
+
+        throughput ratio (shipquote/echo, saturated): 0.75×  (1,500 vs 2,000 events/s; target ≥ 0.8×: NOT met)
+        p99 ratio (shipquote/echo, at max): 3.12×  (12.5 vs 4.00 ms; target ≤ 1.5×, meant for a fixed rate: NOT met)
+        """)
+    }
+
+    @Test func theJSONDocumentCarriesSettingsPhasesComparisonAndGenerator() throws {
+        let text = Self.report([Self.echo, Self.shipquote]).json
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(Set(document.keys) == ["settings", "phases", "comparison", "generator"])
+        let settings = try #require(document["settings"] as? [String: Any])
+        #expect(Set(settings.keys) == ["broker", "partitions", "workers", "sessions", "events", "burst_fraction", "burst_turns", "rate",
+                                       "compare", "rules", "max_batch", "kafka", "duration_limit_seconds"])
+        #expect(settings["burst_turns"] as? Int == 2)
+        #expect(settings["rate"] as? String == "max")
+        let phases = try #require(document["phases"] as? [[String: Any]])
+        #expect(phases.count == 2)
+        let shipquote = phases[1]
+        #expect(Set(shipquote.keys) == ["name", "system", "rate", "events_planned", "events_produced", "generator_produce_rate",
+                                        "generator_worst_lag_seconds", "seconds", "events_per_second", "latency", "replies",
+                                        "stale_replies", "duplicate_replies", "unknown_replies", "missing_replies", "sessions",
+                                        "events_received", "outcomes", "drops", "dead_letters", "timed_out"])
+        #expect(shipquote["name"] as? String == "shipquote-max")
+        #expect(shipquote["generator_produce_rate"] as? Double == 12_345)
+        #expect(shipquote["events_per_second"] as? Double == 1_500)
+        #expect(shipquote["drops"] as? [String: Int] == ["superseded": 2])
+        let latency = try #require(shipquote["latency"] as? [String: Any])
+        #expect(latency["p50"] as? Double == 0.003)
+        #expect(latency["max"] as? Double == 0.0125)
+        #expect(latency["unit"] as? String == "seconds")
+        let comparison = try #require(document["comparison"] as? [String: Any])
+        #expect(comparison["throughput_ratio"] as? Double == 0.75)
+        #expect(comparison["throughput_meets_target"] as? Bool == false)
+        #expect(comparison["p99_ratio"] as? Double == 3.125)
+        #expect(comparison["p99_ratio_rate"] as? String == "max")
+        let generator = try #require(document["generator"] as? [String: Any])
+        #expect(generator["produce_only_delivered_per_second"] as? Double == 30_001)
+        #expect(generator["produce_only_handed_per_second"] as? Double == 150_000)
+    }
+
+    @Test func aPhaseWithoutEchoHasNoComparison() {
+        let comparison = BenchComparison([Self.shipquote])
+        #expect(comparison.throughput == nil && comparison.p99 == nil)
+        #expect(comparison.json.isEmpty)
+    }
+
+    @Test func aStaleOrMissingReplyBreaksTheContract() {
+        #expect(!Self.report([Self.echo, Self.shipquote]).contractBroken)
+        let stale = Self.phase("shipquote", rate: "max", eventsPerSecond: 1, samples: [0.001], stale: 1, counts: ServiceCounts())
+        let missing = Self.phase("shipquote", rate: "max", eventsPerSecond: 1, samples: [0.001], missing: 1, counts: ServiceCounts())
+        #expect(Self.report([Self.echo, stale]).contractBroken)
+        #expect(Self.report([Self.echo, missing]).contractBroken)
+    }
+
+    @Test func figuresAreWrittenForPeople() {
+        #expect(BenchReport.count(1_234_567.5) == "1,234,568")
+        #expect(BenchReport.count(999) == "999")
+        #expect(BenchReport.ms(0.1234) == "123")
+        #expect(BenchReport.ms(0.01234) == "12.3")
+        #expect(BenchReport.ms(0.001234) == "1.23")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import QuoteContract
+@testable import QuoteBench
+import ShippingRules
+import Testing
+
+/// The benches without Kafka quote the bench's own events: what they count must be what the rules say.
+@Suite struct StageBenchTests {
+    private static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/rules/us-acme.yaml").path
+
+    @Test func theStageBenchsSixtyFourEventsAreAnsweredAsTheRulesSay() throws {
+        let bench = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath))
+        #expect(bench.encoded.count == 64)
+        #expect(bench.replies.map(\.sequence) == (0..<64).map { Int64($0 % 5 + 1) })
+        var outcomes: [String: Int] = [:]
+        for reply in bench.replies {
+            switch reply.outcome {
+            case .update: outcomes["update", default: 0] += 1
+            case .keep: outcomes["keep", default: 0] += 1
+            case .unserviceable: outcomes["unserviceable", default: 0] += 1
+            case .rejected: outcomes["rejected", default: 0] += 1
+            }
+        }
+        #expect(outcomes == ["update": 44, "keep": 13, "unserviceable": 7])
+    }
+
+    @Test func theStageBenchPrintsItsHeaderThenOneLineAStage() throws {
+        var lines: [String] = []
+        StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).run(count: 10) { lines.append($0) }
+        #expect(lines.count == 6)
+        #expect(lines[0] == "stages  10 events, 64 distinct (651 bytes each); one thread")
+        #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
+            "decode (scan, then build the event)     ", "scan only (a superseded event's cost)   ",
+            "decode (full decoder, the fallback)     ", "quote                                   ",
+            "encode reply                            ",
+        ])
+    }
+
+    @Test func theRulesBenchCountsEachKindOfResult() throws {
+        let bench = RulesBench(rules: try RuleSet.load(contentsOfFile: Self.rulesPath), addresses: RulesBench.defaultAddresses)
+        #expect(bench.outcomesOnce() == QuoteOutcomeCount(update: 3, unserviceable: 5))   // the US three; us-acme serves no other country
+        #expect(bench.run(quotes: 16)[1] == "requests  8 addresses; outcomes: 6 update, 0 keep, 10 unserviceable, 0 rejected")
+    }
+
+    @Test func anOutcomeCountAddsOneToItsKind() {
+        var count = QuoteOutcomeCount()
+        count.count(.keep)
+        count.count(.keep)
+        count.count(.unserviceable([]))
+        #expect(count == QuoteOutcomeCount(keep: 2, unserviceable: 1))
+    }
+}
