@@ -11,11 +11,13 @@ import ShippingRules
 /// 1. Unreadable → the dead letter, plus a `rejected` reply when session and sequence were
 ///    readable and the gate takes them (an old bad event never answers over a newer address).
 /// 2. The gate: below the session's highest sequence → `stale`; equal from another record → `duplicate`.
-/// 3. Conflation: a newer event of the session later in the same batch → `superseded`.
+/// 3. Conflation: a newer event of the session later in the same batch, or in the replay range of
+///    a partition just taken over (see `ReplayRange`) → `superseded`.
 /// 4. The gate takes it; past its deadline → `expired` (the state is still written, so an older
 ///    event arriving later still counts as stale).
 /// 5. Quoted at `occurred_at` (a replay after a crash gives the very same update), asked again
-///    whether it is still the newest, and answered: state record, then reply.
+///    whether it is still the newest, and answered: the state record and the reply are produced
+///    together; the record's offset is finished once both are delivered.
 public struct EventProcessor {
     public struct Settings: Sendable {
         public var topics: Topics
@@ -29,6 +31,8 @@ public struct EventProcessor {
     }
 
     public private(set) var gate = SequenceGate()
+    /// Per partition taken over, until its records are past the range.
+    public private(set) var replayRanges: [KafkaTopicPartition: ReplayRange] = [:]
     /// Told how long each quote took (for the quote-duration histogram).
     public var onQuoted: ((Duration) -> Void)?
     private let settings: Settings
@@ -71,6 +75,9 @@ public struct EventProcessor {
             case .failure(let rejection):
                 emit(deadLetter(message, rejection, now: now))
             }
+            if let range = replayRanges[message.topicPartition], message.offset + 1 >= range.end {
+                replayRanges[message.topicPartition] = nil  // past the range: its memory goes
+            }
         }
     }
 
@@ -84,7 +91,8 @@ public struct EventProcessor {
         if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return dropped(reason)
         }
-        if event.sequence < newestInBatch { return dropped(.superseded) }
+        let newestKnown = max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: message.offset) ?? .min)
+        if event.sequence < newestKnown { return dropped(.superseded) }
         let entry = gate.take(session: event.sessionID, sequence: event.sequence, offset: message.offset,
                               nowMs: RFC3339.epochMilliseconds(now), in: tp)
         let state = stateRecord(event.sessionID, entry, tp)
@@ -104,7 +112,7 @@ public struct EventProcessor {
         let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies,
                                             traceparent: message.header(ContractHeader.traceparent))
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.kind.rawValue),
-                               chains: [DeliveryChain([state, replyRecord], answersEventOf: event.occurredAt)],
+                               chains: [DeliveryChain([state]), DeliveryChain([replyRecord], answersEventOf: event.occurredAt)],
                                sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
     }
 
@@ -125,10 +133,12 @@ public struct EventProcessor {
             if rejection.code == .keyMismatch {
                 // It sits in another session's partition: answered, but that partition's state is not its own.
                 chains.append(DeliveryChain([reply]))
-            } else if gate.verdict(session: session, sequence: sequence, offset: message.offset, in: tp) == .take {
+            } else if gate.verdict(session: session, sequence: sequence, offset: message.offset, in: tp) == .take,
+                      sequence >= replayRanges[tp]?.newest(session, at: message.offset) ?? .min {
                 let entry = gate.take(session: session, sequence: sequence, offset: message.offset,
                                       nowMs: RFC3339.epochMilliseconds(now), in: tp)
-                chains.append(DeliveryChain([stateRecord(session, entry, tp), reply]))
+                chains.append(DeliveryChain([stateRecord(session, entry, tp)]))
+                chains.append(DeliveryChain([reply]))
             }
         }
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .deadLettered(rejection.code), chains: chains,
@@ -142,13 +152,19 @@ public struct EventProcessor {
 
     // MARK: - Partition state
 
-    /// Sets a partition's sessions as read back from the state topic, before its first record.
-    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: SequenceGate.Entry]) {
+    /// Sets a partition's sessions as read back from the state topic, and what its replay range
+    /// holds, before its first record.
+    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: SequenceGate.Entry],
+                                 replay: ReplayRange? = nil) {
         gate.restore(partition, entries)
+        replayRanges[partition] = replay
     }
 
     /// Forgets partitions that went to another worker.
-    public mutating func forget(_ partitions: [KafkaTopicPartition]) { gate.forget(partitions) }
+    public mutating func forget(_ partitions: [KafkaTopicPartition]) {
+        gate.forget(partitions)
+        for tp in partitions { replayRanges[tp] = nil }
+    }
 
     /// Forgets sessions idle for longer than `idleTimeout` and returns the tombstones that delete
     /// their state, so memory and the state topic stay bounded by the sessions that are alive.

@@ -13,7 +13,9 @@ final class WorkerLoop {
     private let control: WorkerControl
     private let consumer: KafkaConsumer
     private let producer: KafkaProducer
-    private let restorer: StateRestorer
+    private let takeovers: TakeoverReader
+    /// Assigned partitions whose takeover read is still to begin (on the next turn, not in the callback).
+    private var takeoverDue = false
     private var processor: EventProcessor
     private let pipeline: DeliveryPipeline
     private var partitions = PartitionLifecycle()
@@ -23,14 +25,14 @@ final class WorkerLoop {
     private let rulesVersion: String
 
     init(configuration: WorkerConfiguration, engine: any QuoteEngine, clock: any Clock, logger: Logger, metrics: WorkerMetrics,
-         control: WorkerControl, consumer: KafkaConsumer, producer: KafkaProducer, restorer: StateRestorer) {
+         control: WorkerControl, consumer: KafkaConsumer, producer: KafkaProducer, takeovers: TakeoverReader) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         self.control = control
         self.consumer = consumer
         self.producer = producer
-        self.restorer = restorer
+        self.takeovers = takeovers
         rulesVersion = engine.version
         processor = EventProcessor(settings: .init(topics: configuration.topics, defaultTimeToLive: configuration.defaultTimeToLive),
                                    engine: engine, clock: clock)
@@ -87,7 +89,7 @@ final class WorkerLoop {
     /// The state topic must have a partition for every input partition (same key, same number).
     private func checkTopics() throws {
         let input = try consumer.partitionCount(configuration.topics.addressChanged)
-        let state = try restorer.partitionCount()
+        let state = try takeovers.partitionCount()
         guard state == input else { throw WorkerSetupError.statePartitions(configuration.topics, state: state, input: input) }
     }
 
@@ -126,19 +128,15 @@ final class WorkerLoop {
         switch event {
         case .assigned(let assigned):
             partitions.assigned(assigned)
-            consumer.pause(assigned)  // until their state is restored
-            do {
-                try restorer.begin(assigned.map(\.partition), timeout: configuration.restoreTimeout)
-            } catch {
-                control.fail(error)
-                logger.error("sequence state could not be read", ["detail": .text("\(error)")])
-            }
+            consumer.pause(assigned)  // until the takeover read is done
+            takeoverDue = !assigned.isEmpty
             logger.info("partitions assigned", ["partitions": .text(assigned.map(\.description).joined(separator: ","))])
         case .revoked(let revoked):
             // Finish what this worker started on them, so the next owner starts after it.
             drain(Set(revoked), within: configuration.shutdownGrace)
             commit(Set(revoked))
-            restorer.cancel()
+            takeovers.cancel()
+            takeoverDue = false
             pipeline.forget(revoked)
             processor.forget(revoked)
             partitions.revoked(revoked)
@@ -149,16 +147,27 @@ final class WorkerLoop {
         control.setAssignment(partitions.owned.sorted())
     }
 
-    /// One bounded read of the state topic; once every restoring partition is read, they are resumed
-    /// and the records held for them meanwhile are handled.
+    /// One bounded step of the takeover read (begun on the first turn after the assignment); once
+    /// every restoring partition is read, they are resumed and the records held meanwhile handled.
     private func continueRestore() {
         do {
-            guard let done = try restorer.step(waitMs: Int32(min(configuration.pollTimeoutMs, 20))) else { return }
-            let restored = partitions.restoring
-            for tp in restored { processor.restore(tp, done.entries[tp.partition] ?? [:]) }
-            logger.info("sequence state restored", ["sessions": .int(done.entries.values.reduce(0) { $0 + $1.count }),
-                                                    "milliseconds": .number(WorkerFailure.milliseconds(done.took))])
-            handle(partitions.restored(restored))
+            let restoring = partitions.restoring
+            if takeoverDue {
+                takeoverDue = false
+                let committed = try consumer.committed(restoring)
+                try takeovers.begin(restoring.map(\.partition),
+                                    committed: Dictionary(uniqueKeysWithValues: committed.map { ($0.key.partition, $0.value) }),
+                                    timeout: configuration.restoreTimeout)
+            }
+            guard let done = try takeovers.step(waitMs: Int32(min(configuration.pollTimeoutMs, 20))) else { return }
+            for tp in restoring {
+                processor.restore(tp, done.sessions[tp.partition] ?? [:], replay: done.replay[tp.partition])
+            }
+            logger.info("sequence state restored", [
+                "sessions": .int(done.sessions.values.reduce(0) { $0 + $1.count }),
+                "replayed_records": .int(done.replay.values.reduce(0) { $0 + $1.records }),
+                "milliseconds": .number(WorkerFailure.milliseconds(done.took))])
+            handle(partitions.restored(restoring))
         } catch {
             // Answering without the state could publish an old answer over a newer one: stop instead.
             control.fail(error)
@@ -201,7 +210,7 @@ final class WorkerLoop {
         drain(within: configuration.shutdownGrace)
         commit(partitions.owned)
         consumer.close()
-        restorer.close()
+        takeovers.close()
         producer.close(timeoutMs: 1_000)
         let unfinished = pipeline.unfinished()
         if unfinished > 0 {

@@ -43,7 +43,7 @@ import Testing
         Array("{\"sequence\":\(sequence),\"offset\":\(offset),\"seen_ms\":\(Self.nowMs)}".utf8)
     }
 
-    @Test func aNewEventIsAnsweredWithItsStateRecordFirstThenTheReply() throws {
+    @Test func aNewEventIsAnsweredWithItsStateRecordAndItsReplyProducedTogether() throws {
         var p = processor()
         let traceparent = KafkaHeader(ContractHeader.traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
         let decided = p.process([Self.record(Self.event("a", 1), offset: 40, headers: [traceparent])])
@@ -51,14 +51,13 @@ import Testing
         let r = decided[0]
         #expect(r.disposition == .answered(outcome: "keep"))
         #expect(r.source == Self.tp && r.offset == 40 && r.sessionID == "a" && r.sequence == 1 && r.eventID == "evt-a-1")
-        #expect(r.chains.count == 1)
-        let chain = r.chains[0]
-        #expect(chain.answersEventOf == WorkerHarness.now)
-        #expect(chain.records.count == 2)
-        let state = chain.records[0]
+        // Produced together: neither waits for the other's delivery.
+        #expect(r.chains.map(\.records.count) == [1, 1])
+        #expect(r.chains.map(\.answersEventOf) == [nil, WorkerHarness.now])
+        let state = r.chains[0].records[0]
         #expect(state.topic == Topics.defaultQuoteState && state.partition == 2 && state.key == Array("a".utf8))
         #expect(state.value == stateValue(1, offset: 40))
-        let reply = chain.records[1]
+        let reply = r.chains[1].records[0]
         #expect(reply.topic == Topics.defaultQuoteReplies && reply.partition == nil && reply.key == Array("a".utf8))
         #expect(reply.headers.map(\.name) == ["content-type", "session-id", "sequence", "traceparent"])
         #expect(reply.headers.last?.value == traceparent.value)
@@ -82,6 +81,7 @@ import Testing
         let decided = p.process([Self.record(Self.event("a", 5), offset: 10)])
         #expect(decided.map(\.disposition) == [.answered(outcome: "keep")])
         #expect(decided[0].chains[0].records[0].value == stateValue(5, offset: 10))
+        #expect(decided[0].chains[1].records[0].topic == Topics.defaultQuoteReplies)
     }
 
     @Test func withinABatchOnlyEachSessionsNewestEventIsQuoted() {
@@ -142,8 +142,8 @@ import Testing
         guard case .deadLettered(let code) = decided[0].disposition else { Issue.record("not dead-lettered"); return }
         #expect(code == .currencyMismatch)
         #expect(decided[0].chains.map { $0.records.map(\.topic) }
-                == [[Topics.defaultDeadLetters], [Topics.defaultQuoteState, Topics.defaultQuoteReplies]])
-        let reply = try QuoteReply.decode(decided[0].chains[1].records[1].value)
+                == [[Topics.defaultDeadLetters], [Topics.defaultQuoteState], [Topics.defaultQuoteReplies]])
+        let reply = try QuoteReply.decode(decided[0].chains[2].records[0].value)
         #expect(reply.sequence == 3 && reply.sessionID == "a")
         guard case .rejected(let reason) = reply.outcome else { Issue.record("not rejected"); return }
         #expect(reason.code == "currency_mismatch")
@@ -181,6 +181,56 @@ import Testing
         let tombstones = p.evictIdleSessions(idleTimeout: 120)
         #expect(tombstones == [KafkaOutgoingMessage.tombstone(topic: Topics.defaultQuoteState, key: Array("old".utf8), partition: 2)])
         #expect(p.gate.trackedSessions == 1)
+    }
+
+    // MARK: - Replay range after a takeover
+
+    func range(end: Int64, _ records: [KafkaMessage]) -> ReplayRange {
+        var range = ReplayRange(end: end)
+        records.forEach { range.note($0) }
+        return range
+    }
+
+    @Test func withinTheReplayRangeOnlyEachSessionsNewestEventIsAnswered() {
+        var p = processor()
+        let inRange = [Self.record(Self.event("a", 1), offset: 0), Self.record(Self.event("a", 2), offset: 1),
+                       Self.record(Self.event("b", 1), offset: 2), Self.record(Self.event("a", 3), offset: 3)]
+        p.restore(Self.tp, [:], replay: range(end: 4, inRange))
+        // One record a batch: batch conflation alone would answer 1 and 2 as well.
+        let decided = inRange.flatMap { p.process([$0]) }
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .dropped(.superseded),
+                                                .answered(outcome: "keep"), .answered(outcome: "keep")])
+        #expect(decided.map(\.sequence) == [1, 2, 1, 3])
+        #expect(p.replayRanges.isEmpty)  // past its end, the range is let go
+    }
+
+    @Test func pastTheReplayRangeEventsAreJudgedByTheGateAlone() {
+        var p = processor()
+        p.restore(Self.tp, [:], replay: range(end: 1, [Self.record(Self.event("a", 5), offset: 0)]))
+        #expect(p.process([Self.record(Self.event("a", 5), offset: 0)]).map(\.disposition) == [.answered(outcome: "keep")])
+        // An older address arriving after the range is stale (the gate took 5), a newer one answered.
+        #expect(p.process([Self.record(Self.event("a", 4), offset: 1), Self.record(Self.event("a", 6), offset: 2)])
+                .map(\.disposition) == [.dropped(.stale), .answered(outcome: "keep")])
+    }
+
+    @Test func aRefusedEventBelowTheRangesNewestGetsItsDeadLetterButNoReply() {
+        var p = processor()
+        var bad = Self.event("a", 1)
+        bad.currency = .eur
+        let records = [Self.record(bad, offset: 0), Self.record(Self.event("a", 2), offset: 1)]
+        p.restore(Self.tp, [:], replay: range(end: 2, records))
+        let decided = p.process([records[0]])
+        #expect(decided[0].chains.map { $0.records.map(\.topic) } == [[Topics.defaultDeadLetters]])
+        #expect(p.gate.trackedSessions == 0)
+    }
+
+    @Test func theReplayRangeCountsRefusedEventsWithAReadableSessionButNotAnotherSessionsRecords() {
+        var bad = Self.event("a", 9)
+        bad.currency = .eur
+        let r = range(end: 10, [Self.record(Self.event("a", 2), offset: 0), Self.record(bad, offset: 1),
+                                Self.record(Self.event("b", 7), offset: 2, key: "a"), Self.raw("garbage", offset: 3)])
+        #expect(r.newest == ["a": 9])
+        #expect(r.records == 4)
     }
 
     @Test func forgettingAPartitionForgetsItsSessionsOnly() {
