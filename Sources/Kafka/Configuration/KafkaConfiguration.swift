@@ -77,3 +77,13 @@ public struct KafkaConfiguration: Sendable, Equatable {
         properties.keys.sorted().map { key in (key, Self.isSecret(key) ? "[redacted]" : properties[key]!) }
     }
 }
+
+extension KafkaConfiguration {
+    /// This configuration without the properties that belong only to the other kind of client,
+    /// aliases included, so that one shared configuration makes a consumer and a producer without
+    /// librdkafka's "will be ignored by this … instance" warnings. A property librdkafka does not
+    /// know is kept, so that making the client still fails and names it.
+    public func scoped(to client: KafkaClientKind) -> KafkaConfiguration {
+        KafkaConfiguration(properties.filter { KafkaPropertyScope.of($0.key)?.includes(client) ?? true })
+    }
+}

@@ -17,6 +17,7 @@ final class StateRestorer {
         // librdkafka wants a group id even for a hand assignment; this one is never joined.
         config["group.id"] = "shipquote-state-reader"
         config["group.instance.id"] = nil
+        config["enable.auto.commit"] = "false"  // whatever configuration it is given, it never commits
         config.setDefault("fetch.max.bytes", "52428800")
         reader = try KafkaConsumer(configuration: config, log: log) { _ in }
         self.topic = topic
