@@ -18,9 +18,9 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The error librdkafka's code `code` names (a `rd_kafka_resp_err_t` raw value), for code
-    /// beside this target that calls librdkafka itself (the embedded mock cluster).
-    package init(code: Int32, context: String) {
-        self.init(rd_kafka_resp_err_t(rawValue: code), context: context)
+    /// beside this target that calls librdkafka itself (the embedded mock cluster) or fakes its errors in tests.
+    package init(code: Int32, context: String, isFatal: Bool = false) {
+        self.init(rd_kafka_resp_err_t(rawValue: code), context: context, isFatal: isFatal)
     }
 
     /// Takes ownership of a `rd_kafka_error_t` and destroys it.

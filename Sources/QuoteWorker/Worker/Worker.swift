@@ -47,8 +47,7 @@ public final class Worker: @unchecked Sendable {
         let control = self.control
         let onError: @Sendable (KafkaError) -> Void = { error in
             if error.isFatal { control.fail(WorkerFailure.kafkaClientFailed(error)) }
-            logger.log(error.isFatal ? .error : .warning, "kafka client error",
-                       ["code": .text(error.name), "detail": .text(error.message)])
+            logger.kafkaClientError(error)
         }
         producer = try KafkaProducer(configuration: configuration.producerKafka, log: logSink, onError: onError,
                                      onStatistics: { metrics.ingestStatistics($0) })
@@ -446,13 +445,7 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
-    static func kafkaLogSink(_ logger: Logger) -> KafkaLogSink {
-        { record in
-            let level: Logger.Level = record.level <= 3 ? .error : record.level == 4 ? .warning : record.level <= 6 ? .info : .debug
-            logger.log(level, "librdkafka", ["facility": .text(record.facility), "detail": .text(record.message),
-                                              "client": .text(record.client)])
-        }
-    }
+    static func kafkaLogSink(_ logger: Logger) -> KafkaLogSink { logger.kafkaLogSink }
 }
 
 /// A record on its way out, the record to produce once it is delivered, and the input record
