@@ -59,7 +59,7 @@ public final class QuoteGateway: Sendable {
 
     /// Makes the Kafka clients and starts reading replies, if not done yet; the first call does it
     /// otherwise. Call it at start-up to find a wrong Kafka setting before the first customer does.
-    public func start() throws(GatewayError) { _ = try clients() }
+    public func start() async throws(GatewayError) { _ = try await clients() }
 
     /// Stops reading replies and closes the clients; waits still pending end with `.closed`.
     public func close() {
@@ -104,7 +104,7 @@ public final class QuoteGateway: Sendable {
 
     /// Awaits the reply to `sequence` of `sessionID` (sent before); throws `.timedOut` after `wait`.
     public func reply(sessionID: String, sequence: Int64, within wait: Duration) async throws(GatewayError) -> Answer {
-        _ = try clients()  // a reply can only come once the reader runs
+        _ = try await clients()  // a reply can only come once the reader runs
         let deadline = ContinuousClock.now + wait
         let book = self.book, timers = self.timers
         let waiterID = Mutex<UInt64?>(nil)
@@ -146,10 +146,31 @@ public final class QuoteGateway: Sendable {
         if error.isFatal { book.fail(with: .clientFailed(error)) }
     }
 
-    /// The started clients, starting them on first use.
-    private func clients() throws(GatewayError) -> GatewayClients {
+    /// The started clients. The first call makes them on a thread of its own: making them waits on
+    /// the cluster (metadata, watermarks), which must not hold one of the few threads async code runs on.
+    private func clients() async throws(GatewayError) -> GatewayClients {
+        if let running = try runningClients() { return running }
+        let made: Result<GatewayClients, GatewayError> = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Result { () throws(GatewayError) in try self.startClients() }) }.start()
+        }
+        return try made.get()
+    }
+
+    /// The clients when started, nil when not yet.
+    private func runningClients() throws(GatewayError) -> GatewayClients? {
         if let failed = book.failed { throw failed }
-        return try state.withLock { (state) throws(GatewayError) -> GatewayClients in
+        return try state.withLock { (state) throws(GatewayError) -> GatewayClients? in
+            switch state {
+            case .started(let clients): return clients
+            case .closed: throw .closed
+            case .idle: return nil
+            }
+        }
+    }
+
+    /// Makes and starts the clients unless another call did; blocks while they reach the cluster.
+    private func startClients() throws(GatewayError) -> GatewayClients {
+        try state.withLock { (state) throws(GatewayError) -> GatewayClients in
             switch state {
             case .started(let clients): return clients
             case .closed: throw .closed
@@ -169,7 +190,7 @@ public final class QuoteGateway: Sendable {
 
     /// Queues the records and returns once each has its delivery report.
     private func produce(_ messages: [KafkaOutgoingMessage]) async throws(GatewayError) {
-        let producer = try clients().producer
+        let producer = try await clients().producer
         let failure: KafkaError? = await withCheckedContinuation { continuation in
             let countdown = DeliveryCountdown(records: messages.count) { continuation.resume(returning: $0) }
             for (index, message) in messages.enumerated() {

@@ -47,7 +47,7 @@ enum DemoCommand {
         let gateway = QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged,
                                                         repliesTopic: topics.quoteReplies),
                                    log: logger.kafkaLogSink, onClientError: logger.kafkaClientError)
-        try gateway.start()
+        try Blocking.run { () async throws(GatewayError) in try await gateway.start() }.get()
         // The group's first join on the embedded broker takes a few seconds.
         let joinDeadline = Date().addingTimeInterval(30)
         while worker.assignedPartitions.isEmpty && Date() < joinDeadline { usleep(50_000) }
