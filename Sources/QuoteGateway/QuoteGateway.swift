@@ -156,15 +156,14 @@ public final class QuoteGateway: Sendable {
         return try made.get()
     }
 
-    /// The clients when started, nil when not yet.
+    /// The clients when started; nil when not yet, or while another call is making them (the
+    /// lock is never waited for here, so no async thread waits on the cluster).
     private func runningClients() throws(GatewayError) -> GatewayClients? {
         if let failed = book.failed { throw failed }
-        return try state.withLock { (state) throws(GatewayError) -> GatewayClients? in
-            switch state {
-            case .started(let clients): return clients
-            case .closed: throw .closed
-            case .idle: return nil
-            }
+        switch state.withLockIfAvailable({ $0 }) {
+        case .started(let clients): return clients
+        case .closed: throw .closed
+        case .idle, nil: return nil
         }
     }
 
