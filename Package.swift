@@ -3,6 +3,7 @@ import PackageDescription
 
 // One direction of dependency: shipquote → (QuoteBench, QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
 // QuoteBench → QuoteWorker; QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD.
+// KafkaTesting (the embedded mock broker) → Kafka, for shipquote, the bench and tests only.
 // ShippingRules and Kafka never meet.
 let package = Package(
     name: "ShipQuote",
@@ -14,6 +15,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka",
                        providers: [.apt(["librdkafka-dev"])]),
+        // librdkafka's mock cluster (rdkafka_mock.h), apart so that only KafkaTesting sees it.
+        .systemLibrary(name: "CRdKafkaMock", pkgConfig: "rdkafka",
+                       providers: [.apt(["librdkafka-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -21,6 +25,8 @@ let package = Package(
         // A GET-only HTTP endpoint for /metrics and the health probes; knows nothing of shipping.
         .target(name: "MetricsHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
+        // The embedded mock broker for the demo, `shipquote broker` and tests; no product exports it.
+        .target(name: "KafkaTesting", dependencies: ["Kafka", "CRdKafkaMock"]),
         .target(name: "ShippingRules", dependencies: ["CYAML"]),
         .target(name: "QuoteContract", dependencies: ["ShippingRules"]),
         .target(name: "QuoteWorker", dependencies: ["QuoteContract", "ShippingRules", "Kafka", "MetricsHTTP"]),
@@ -30,22 +36,22 @@ let package = Package(
         // `shipquote bench`: the end-to-end run (load, echo baseline, replies, report) and the
         // benches without Kafka (stages, sessions, rules). Not a product: the executable is its one user.
         .target(name: "QuoteBench",
-                dependencies: ["QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "Benchmarking"]),
+                dependencies: ["QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "Benchmarking"]),
         .executableTarget(name: "shipquote",
-                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "QuoteBench"]),
-        .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
+                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "QuoteBench"]),
+        .testTarget(name: "KafkaTests", dependencies: ["Kafka", "KafkaTesting"]),
         .testTarget(name: "ShippingRulesTests", dependencies: ["ShippingRules"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuoteContractTests", dependencies: ["QuoteContract"]),
         .testTarget(name: "QuoteWorkerTests",
-                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "MetricsHTTP", "Benchmarking"],
+                    dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "Kafka", "KafkaTesting", "MetricsHTTP", "Benchmarking"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "ShippingRules", "Benchmarking"]),
         // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
-        .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka"]),
+        .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting"]),
         // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat).
         .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka", "QuoteContract", "ShippingRules"]),
     ]

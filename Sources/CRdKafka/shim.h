@@ -1,5 +1,4 @@
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
 
 /* Swift cannot call C variadic functions, and rd_kafka_produceva double-frees headers on some
  * error paths in librdkafka 2.0.2. This one non-variadic wrapper over rd_kafka_producev keeps the
@@ -18,12 +17,4 @@ shipquote_produce(rd_kafka_t *rk, const char *topic, int32_t partition,
                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                              RD_KAFKA_V_KEY(key, key_len), RD_KAFKA_V_VALUE((void *)value, value_len),
                              RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
-}
-
-/* rd_kafka_mock_push_request_errors is variadic; the array form is not, but a single-error
- * helper keeps Swift call sites short. */
-static inline void
-shipquote_mock_push_errors(rd_kafka_mock_cluster_t *mcluster, int16_t api_key, size_t cnt,
-                           const rd_kafka_resp_err_t *errors) {
-    rd_kafka_mock_push_request_errors_array(mcluster, api_key, cnt, errors);
 }

@@ -1,14 +1,19 @@
 import Foundation
+import Kafka
 import QuoteContract
 
 /// The replies received and the newest sequence sent, per session, and the callers waiting.
 /// Latest wins here too: a reply to a sequence older than the newest sent is never handed out,
 /// and a wait for an older sequence ends `superseded` as soon as a newer one is sent.
 final class ReplyBook: @unchecked Sendable {
+    typealias Outcome = Result<QuoteGateway.Answer, GatewayError>
+
     private struct Waiter {
         let id: UInt64
         let sequence: Int64
-        let resume: (QuoteGateway.Answer) -> Void
+        let resume: @Sendable (Outcome) -> Void
+        /// Ends the wait at its deadline; cancelled when the wait ends otherwise.
+        var timer: Task<Void, Never>?
     }
 
     private struct Session {
@@ -18,40 +23,42 @@ final class ReplyBook: @unchecked Sendable {
         var waiters: [Waiter] = []
     }
 
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var sessions: [String: Session] = [:]
     private var ignoredReplies: [QuoteReply] = []
     private var nextWaiterID: UInt64 = 0
+    /// Set once a client failed for good: every wait, present and future, ends with it.
+    private var failure: GatewayError?
 
     /// How many ignored stale replies are kept for inspection (the demo shows them).
     static let ignoredKept = 100
 
-    var ignored: [QuoteReply] { condition.withLock { ignoredReplies } }
-    var trackedSessions: Int { condition.withLock { sessions.count } }
+    var ignored: [QuoteReply] { lock.withLock { ignoredReplies } }
+    var trackedSessions: Int { lock.withLock { sessions.count } }
+    var failed: GatewayError? { lock.withLock { failure } }
 
     /// The next sequence for a session: one above the highest sent through this gateway.
     func nextSequence(for session: String) -> Int64 {
-        condition.withLock { (sessions[session]?.latestSent ?? 0) + 1 }
+        lock.withLock { (sessions[session]?.latestSent ?? 0) + 1 }
     }
 
     func sent(session: String, sequence: Int64) {
-        var superseded: [Waiter] = []
-        condition.withLock {
+        let superseded: [Waiter] = lock.withLock {
             var s = sessions[session] ?? Session(touched: .now)
             s.latestSent = max(s.latestSent, sequence)
             s.touched = .now
-            superseded = s.waiters.filter { $0.sequence < s.latestSent }
+            let older = s.waiters.filter { $0.sequence < s.latestSent }
             s.waiters.removeAll { $0.sequence < s.latestSent }
             sessions[session] = s
-            condition.broadcast()
+            return older
         }
-        for w in superseded { w.resume(.superseded(byNewerSequence: sequence)) }
+        for w in superseded { end(w, .success(.superseded(byNewerSequence: sequence))) }
     }
 
     func received(_ reply: QuoteReply) {
-        var answered: [Waiter] = []
-        condition.withLock {
-            guard var s = sessions[reply.sessionID] else { return }  // not a session this gateway sent
+        let answered: [Waiter] = lock.withLock {
+            guard var s = sessions[reply.sessionID] else { return [] }  // not a session this gateway sent
+            var answered: [Waiter] = []
             if reply.sequence < s.latestSent {
                 ignoredReplies.append(reply)
                 if ignoredReplies.count > Self.ignoredKept { ignoredReplies.removeFirst() }
@@ -62,35 +69,25 @@ final class ReplyBook: @unchecked Sendable {
                 s.waiters.removeAll { $0.sequence == reply.sequence }
             }
             sessions[reply.sessionID] = s
-            condition.broadcast()
+            return answered
         }
-        for w in answered { w.resume(.reply(reply)) }
+        for w in answered { end(w, .success(.reply(reply))) }
     }
 
     /// What is already known for `sequence`, or nil when the caller has to wait.
-    private func settled(_ session: String, _ sequence: Int64) -> QuoteGateway.Answer? {
+    private func settled(_ session: String, _ sequence: Int64) -> Outcome? {
+        if let failure { return .failure(failure) }
         guard let s = sessions[session] else { return nil }
-        if s.latestSent > sequence { return .superseded(byNewerSequence: s.latestSent) }
-        if let reply = s.reply, reply.sequence == sequence { return .reply(reply) }
+        if s.latestSent > sequence { return .success(.superseded(byNewerSequence: s.latestSent)) }
+        if let reply = s.reply, reply.sequence == sequence { return .success(.reply(reply)) }
         return nil
     }
 
-    /// Blocks the calling thread until the answer or the deadline.
-    func waitForReply(session: String, sequence: Int64, until deadline: ContinuousClock.Instant) -> QuoteGateway.Answer {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let answer = settled(session, sequence) { return answer }
-            if ContinuousClock.now >= deadline { return .timedOut }
-            // Wake at least every 100 ms to look at the deadline again.
-            _ = condition.wait(until: Date().addingTimeInterval(0.1))
-        }
-    }
-
-    /// Registers `resume` to be called once with the answer; returns an id to expire it with.
-    func register(session: String, sequence: Int64, resume: @escaping (QuoteGateway.Answer) -> Void) -> UInt64? {
-        let (now, id): (QuoteGateway.Answer?, UInt64?) = condition.withLock {
-            if let answer = settled(session, sequence) { return (answer, nil) }
+    /// Registers `resume` to be called once with the outcome; returns an id to attach a timer to
+    /// and to end the wait with, or nil when the outcome was known at once (and `resume` called).
+    func register(session: String, sequence: Int64, resume: @escaping @Sendable (Outcome) -> Void) -> UInt64? {
+        let (now, id): (Outcome?, UInt64?) = lock.withLock {
+            if let outcome = settled(session, sequence) { return (outcome, nil) }
             nextWaiterID += 1
             sessions[session, default: Session(touched: .now)].waiters.append(Waiter(id: nextWaiterID, sequence: sequence, resume: resume))
             return (nil, nextWaiterID)
@@ -99,19 +96,45 @@ final class ReplyBook: @unchecked Sendable {
         return id
     }
 
+    /// Gives a registered wait its deadline timer; a wait that already ended cancels it at once.
+    func attach(_ timer: Task<Void, Never>, session: String, waiter id: UInt64) {
+        let attached: Bool = lock.withLock {
+            guard let i = sessions[session]?.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            sessions[session]!.waiters[i].timer = timer
+            return true
+        }
+        if !attached { timer.cancel() }
+    }
+
     /// Ends a wait that is still registered (its deadline passed, or its task was cancelled).
-    func expire(session: String, waiter id: UInt64, with answer: QuoteGateway.Answer) {
-        let waiter: Waiter? = condition.withLock {
+    func end(session: String, waiter id: UInt64, with outcome: Outcome) {
+        let waiter: Waiter? = lock.withLock {
             guard let i = sessions[session]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return sessions[session]!.waiters.remove(at: i)
         }
-        waiter?.resume(answer)
+        if let waiter { end(waiter, outcome) }
+    }
+
+    /// A client failed for good: every wait ends with `error`, and so does every later one.
+    func fail(with error: GatewayError) {
+        let waiting: [Waiter] = lock.withLock {
+            if failure == nil { failure = error }
+            let all = sessions.values.flatMap(\.waiters)
+            for key in sessions.keys { sessions[key]!.waiters = [] }
+            return all
+        }
+        for w in waiting { end(w, .failure(error)) }
+    }
+
+    private func end(_ waiter: Waiter, _ outcome: Outcome) {
+        waiter.timer?.cancel()
+        waiter.resume(outcome)
     }
 
     /// Forgets sessions untouched for `idle` with nobody waiting, so a long-running gateway
     /// holds only the checkouts that are alive.
     func prune(idle: Duration) {
         let cutoff = ContinuousClock.now - idle
-        condition.withLock { sessions = sessions.filter { !$0.value.waiters.isEmpty || $0.value.touched >= cutoff } }
+        lock.withLock { sessions = sessions.filter { !$0.value.waiters.isEmpty || $0.value.touched >= cutoff } }
     }
 }

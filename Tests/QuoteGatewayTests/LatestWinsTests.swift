@@ -1,7 +1,8 @@
 import Foundation
 import Kafka
+import KafkaTesting
 import QuoteContract
-import QuoteGateway
+@testable import QuoteGateway
 import ShippingRules
 import Testing
 
@@ -19,18 +20,18 @@ import Testing
         return KafkaOutgoingMessage(topic: Topics.defaultQuoteReplies, key: Array(session.utf8), value: reply.encode())
     }
 
-    @Test func aReplyToAnOlderSequenceIsIgnoredAndItsWaitEndsSuperseded() throws {
+    @Test func aReplyToAnOlderSequenceIsIgnoredAndItsWaitEndsSuperseded() async throws {
         let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
                                                         KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
         let kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
-        let gateway = try QuoteGateway(configuration: .init(kafka: kafka))
+        let gateway = QuoteGateway(configuration: .init(kafka: kafka))
         defer { gateway.close() }
         let replier = try KafkaProducer(configuration: kafka)
         defer { replier.close(timeoutMs: 1_000) }
 
-        try gateway.send(Self.event("s", 1))
-        try gateway.send(Self.event("s", 2))
-        if case .superseded(let newer) = gateway.awaitReply(sessionID: "s", sequence: 1, timeout: .seconds(1)) {
+        try await gateway.send([Self.event("s", 1)])
+        try await gateway.send([Self.event("s", 2)])
+        if case .superseded(let newer) = try await gateway.reply(sessionID: "s", sequence: 1, within: .seconds(1)) {
             #expect(newer == 2)
         } else {
             Issue.record("the wait for sequence 1 must end superseded once 2 is sent")
@@ -38,22 +39,27 @@ import Testing
         try replier.send(Self.reply("s", 1)) { _ in }
         try replier.send(Self.reply("s", 2)) { _ in }
         #expect(replier.flush(timeoutMs: 5_000))
-        guard case .reply(let reply) = gateway.awaitReply(sessionID: "s", sequence: 2, timeout: .seconds(10)) else {
+        guard case .reply(let reply) = try await gateway.reply(sessionID: "s", sequence: 2, within: .seconds(10)) else {
             Issue.record("no reply to sequence 2"); return
         }
         #expect(reply.sequence == 2)
         #expect(gateway.ignoredStaleReplies.map(\.sequence) == [1])
     }
 
-    @Test func aWaitWithoutAnyReplyTimesOut() throws {
+    @Test func aWaitWithoutAnyReplyTimesOut() async throws {
         let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 1),
                                                         KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 1)])
-        let gateway = try QuoteGateway(configuration: .init(kafka: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers])))
+        let gateway = QuoteGateway(configuration: .init(kafka: KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers])))
         defer { gateway.close() }
-        try gateway.send(Self.event("quiet", 1))
-        guard case .timedOut = gateway.awaitReply(sessionID: "quiet", sequence: 1, timeout: .milliseconds(300)) else {
-            Issue.record("expected a time-out"); return
+        try await gateway.send([Self.event("quiet", 1)])
+        do {
+            _ = try await gateway.reply(sessionID: "quiet", sequence: 1, within: .milliseconds(300))
+            Issue.record("expected a time-out")
+        } catch {
+            guard case .timedOut(let session, let sequence) = error else { Issue.record("got \(error)"); return }
+            #expect(session == "quiet" && sequence == 1)
         }
+        #expect(gateway.outstandingTimers == 0)
     }
 }
 
@@ -63,7 +69,7 @@ import Testing
         let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
                                                         KafkaTopicSpec(Topics.defaultQuoteReplies, partitions: 2)])
         let kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
-        return (cluster, try QuoteGateway(configuration: .init(kafka: kafka)), try KafkaProducer(configuration: kafka))
+        return (cluster, QuoteGateway(configuration: .init(kafka: kafka)), try KafkaProducer(configuration: kafka))
     }
 
     @Test func aNewerQuoteForTheSameSessionEndsTheOlderWaitSuperseded() async throws {

@@ -125,6 +125,6 @@ import Testing
         #expect(w.maxBatch == 50)
         #expect(w.defaultTimeToLive == nil)
         #expect(w.topics.deadLetters == "dlq")
-        #expect(w.consumerKafka["group.id"] == "shipquote")
+        #expect(try w.consumerKafka["group.id"] == "shipquote")
     }
 }

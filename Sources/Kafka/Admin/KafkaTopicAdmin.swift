@@ -2,11 +2,17 @@ import CRdKafka
 
 /// Topic creation and metadata over a short-lived client handle.
 public enum KafkaTopicAdmin {
+    /// A short-lived handle the caller destroys. It is a producer: a shared configuration's
+    /// consumer properties are left out, which it would only warn about.
+    private static func handle(_ configuration: KafkaConfiguration) throws(KafkaError) -> OpaquePointer {
+        try makeProducerHandle(configuration.scoped(to: .producer))
+    }
+
     /// Creates the topics that do not exist yet; a topic that already exists is left as it is.
     public static func createTopics(_ topics: [KafkaTopicSpec], configuration: KafkaConfiguration,
                                     timeoutMs: Int32 = 30_000) throws(KafkaError) {
         guard !topics.isEmpty else { return }
-        let rk = try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(configuration))
+        let rk = try handle(configuration)
         defer { rd_kafka_destroy(rk) }
         var errstr = [CChar](repeating: 0, count: 512)
         var newTopics: [OpaquePointer?] = []
@@ -51,7 +57,7 @@ public enum KafkaTopicAdmin {
 
     /// Partition counts of the topics the cluster knows; a missing topic is absent from the result.
     public static func partitionCounts(configuration: KafkaConfiguration, timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: Int] {
-        let rk = try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(configuration))
+        let rk = try handle(configuration)
         defer { rd_kafka_destroy(rk) }
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let err = rd_kafka_metadata(rk, 1, nil, &metadata, timeoutMs)

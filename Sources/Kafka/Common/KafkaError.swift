@@ -17,6 +17,12 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible, Equatable {
         self.isRetriable = isRetriable
     }
 
+    /// The error librdkafka's code `code` names (a `rd_kafka_resp_err_t` raw value), for code
+    /// beside this target that calls librdkafka itself (the embedded mock cluster) or fakes its errors in tests.
+    package init(code: Int32, context: String, isFatal: Bool = false) {
+        self.init(rd_kafka_resp_err_t(rawValue: code), context: context, isFatal: isFatal)
+    }
+
     /// Takes ownership of a `rd_kafka_error_t` and destroys it.
     init(consuming error: OpaquePointer, context: String) {
         let err = rd_kafka_error_code(error)

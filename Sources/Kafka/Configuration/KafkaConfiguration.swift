@@ -18,8 +18,17 @@ public struct KafkaConfiguration: Sendable, Equatable {
     }
 
     /// Sets `key` only when nobody chose a value for it.
+    /// Sets `key` unless it, or another name of the same librdkafka property (`linger.ms` and
+    /// `queue.buffering.max.ms`), is set already: two names of one property would race.
     public mutating func setDefault(_ key: String, _ value: String) {
-        if properties[key] == nil { properties[key] = value }
+        if !setsProperty(named: key) { properties[key] = value }
+    }
+
+    /// Whether `key` or one of its aliases is set.
+    public func setsProperty(named key: String) -> Bool {
+        if properties[key] != nil { return true }
+        let canonical = KafkaPropertyScope.canonicalName(key)
+        return properties.keys.contains { KafkaPropertyScope.canonicalName($0) == canonical }
     }
 
     /// Reads one `key=value` assignment.
@@ -75,5 +84,15 @@ public struct KafkaConfiguration: Sendable, Equatable {
     /// The properties sorted by key, secrets replaced by `[redacted]`: safe to print.
     public var redacted: [(key: String, value: String)] {
         properties.keys.sorted().map { key in (key, Self.isSecret(key) ? "[redacted]" : properties[key]!) }
+    }
+}
+
+extension KafkaConfiguration {
+    /// This configuration without the properties that belong only to the other kind of client,
+    /// aliases included, so that one shared configuration makes a consumer and a producer without
+    /// librdkafka's "will be ignored by this … instance" warnings. A property librdkafka does not
+    /// know is kept, so that making the client still fails and names it.
+    public func scoped(to client: KafkaClientKind) -> KafkaConfiguration {
+        KafkaConfiguration(properties.filter { KafkaPropertyScope.of($0.key)?.includes(client) ?? true })
     }
 }

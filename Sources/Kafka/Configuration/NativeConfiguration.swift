@@ -30,3 +30,9 @@ func makeClient(_ type: rd_kafka_type_t, conf: OpaquePointer) throws(KafkaError)
     }
     return rk
 }
+
+/// A bare producer handle for code beside this target that needs one to hang C objects on (the
+/// embedded mock cluster). The caller owns it and ends it with `rd_kafka_destroy`.
+package func makeProducerHandle(_ configuration: KafkaConfiguration) throws(KafkaError) -> OpaquePointer {
+    try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(configuration))
+}

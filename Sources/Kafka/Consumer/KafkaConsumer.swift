@@ -1,8 +1,9 @@
 import CRdKafka
 import Foundation
 
-/// A member of a consumer group. Offsets are never committed behind the caller's back
-/// (`enable.auto.commit=false`): the caller commits exactly the work it has finished.
+/// A member of a consumer group, or a reader of partitions assigned by hand. The configuration is
+/// taken as given: what to commit, where a new group starts and which assignor to use are the
+/// caller's policy (librdkafka's defaults apply to whatever it leaves unset).
 /// Not thread-safe: one thread polls, commits and closes; the rebalance handler runs on that thread.
 public final class KafkaConsumer: @unchecked Sendable {
     private let rk: OpaquePointer
@@ -11,29 +12,12 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let hasGroup: Bool
     private let consumerQueue: OpaquePointer?
 
-    /// Settings this wrapper relies on; an operator who overrides them gets an error, not a surprise.
-    static let fixed: [String: String] = [
-        "enable.auto.commit": "false",
-        "enable.auto.offset.store": "false",
-    ]
-
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
                 onError: (@Sendable (KafkaError) -> Void)? = nil,
                 onStatistics: (@Sendable (String) -> Void)? = nil,
                 onRebalance: @escaping (KafkaRebalanceEvent) -> Void) throws(KafkaError) {
         var config = configuration
-        for (key, value) in Self.fixed {
-            if let chosen = config[key], chosen != value {
-                throw .invalidConfiguration("librdkafka property \(key)=\(chosen): ShipQuote commits finished work itself; leave it unset")
-            }
-            config[key] = value
-        }
-        // Eager assignors: cooperative-sticky loops and loses commits before librdkafka 2.6.
-        config.setDefault("partition.assignment.strategy", "range")
-        if let strategy = config["partition.assignment.strategy"], strategy.contains("cooperative") {
-            throw .invalidConfiguration("librdkafka property partition.assignment.strategy=\(strategy): use range or roundrobin with librdkafka 2.0.2")
-        }
-        config.setDefault("auto.offset.reset", "earliest")
+        // Not policy, only noise: librdkafka logs every idle connection the broker closes.
         config.setDefault("log.connection.close", "false")
 
         callbacks = ConsumerCallbacks(log: log, onError: onError, onRebalance: onRebalance)

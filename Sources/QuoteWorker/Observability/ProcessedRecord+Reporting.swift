@@ -34,14 +34,6 @@ extension Logger {
         case .leftForReplay: break
         }
     }
-
-    /// librdkafka's syslog levels mapped onto ours.
-    var kafkaLogSink: KafkaLogSink {
-        { record in
-            let level: Level = record.level <= 3 ? .error : record.level == 4 ? .warning : record.level <= 6 ? .info : .debug
-            log(level, "librdkafka", ["facility": .text(record.facility), "detail": .text(record.message), "client": .text(record.client)])
-        }
-    }
 }
 
 extension DeliveryPipeline.Observer {

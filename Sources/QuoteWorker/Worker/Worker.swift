@@ -25,8 +25,7 @@ public final class Worker: Sendable {
         let logSink = logger.kafkaLogSink
         let onError: @Sendable (KafkaError) -> Void = { error in
             if error.isFatal { control.fail(WorkerFailure.kafkaClientFailed(error)) }
-            logger.log(error.isFatal ? .error : .warning, "kafka client error",
-                       ["code": .text(error.name), "detail": .text(error.message)])
+            logger.kafkaClientError(error)
         }
         let producer = try KafkaProducer(configuration: configuration.producerKafka, log: logSink, onError: onError,
                                          onStatistics: { metrics.ingestStatistics($0) })

@@ -60,28 +60,30 @@ public struct WorkerConfiguration: Sendable {
 
     var effectiveStallLimit: Duration {
         if let stallLimit { return stallLimit }
-        return .milliseconds(consumerKafka["max.poll.interval.ms"].flatMap(Int64.init) ?? 300_000)
+        let configured = kafka["max.poll.interval.ms"] ?? WorkerDefaults.consumerProperties.first { $0.key == "max.poll.interval.ms" }?.value
+        return .milliseconds(configured.flatMap(Int64.init) ?? 300_000)
     }
 
-    /// The consumer's properties: the shared ones plus the group.
+    /// The consumer's properties: the shared ones plus the group, under ShipQuote's consumer
+    /// policy, without the producer's properties. Throws when an operator's value breaks the policy.
     public var consumerKafka: KafkaConfiguration {
-        var c = kafka
-        c.setDefault("group.id", "shipquote")
-        return c
+        get throws(KafkaError) {
+            var c = kafka
+            c.setDefault("group.id", WorkerDefaults.groupID)
+            for property in WorkerDefaults.consumerProperties { c.setDefault(property.key, property.value) }
+            do {
+                return try ConsumerPolicy.shipQuote.applied(to: c).scoped(to: .consumer)
+            } catch {
+                // The worker's clients fail with KafkaError; the policy's message names the property.
+                throw .invalidConfiguration(error.description)
+            }
+        }
     }
 
-    /// The producer's properties: consumer-only keys are removed so librdkafka does not warn.
+    /// The producer's properties: the shared ones without the consumer's, so librdkafka does not warn.
     public var producerKafka: KafkaConfiguration {
-        var c = kafka
-        for key in ["group.id", "group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
-                    "max.poll.interval.ms", "auto.offset.reset", "fetch.wait.max.ms", "fetch.min.bytes",
-                    "partition.assignment.strategy", "fetch.max.bytes", "max.partition.fetch.bytes",
-                    "queued.min.messages", "queued.max.messages.kbytes", "isolation.level", "enable.partition.eof"] {
-            c[key] = nil
-        }
-        c.setDefault("linger.ms", "1")  // a latency-bound service: replies should not wait for company
-        // A dead letter carries the original bytes, and an event may be up to 1 MiB plus headers.
-        c.setDefault("message.max.bytes", "2097152")
+        var c = kafka.scoped(to: .producer)
+        for property in WorkerDefaults.producerProperties { c.setDefault(property.key, property.value) }
         return c
     }
 }

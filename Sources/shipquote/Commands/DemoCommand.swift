@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import KafkaTesting
 import QuoteContract
 import QuoteGateway
 import QuoteWorker
@@ -35,15 +36,18 @@ enum DemoCommand {
 
         var workerConfig = WorkerConfiguration(topics: topics, kafka: kafka)
         workerConfig.kafka["group.id"] = "shipquote-demo"
-        let worker = try Worker(configuration: workerConfig, engine: rules, logger: Logger(minimum: level))
+        let logger = Logger(minimum: level)
+        let worker = try Worker(configuration: workerConfig, engine: rules, logger: logger)
         let workerDone = DispatchSemaphore(value: 0)
         let workerThread = Thread {
             do { try worker.run() } catch { Output.line("worker failed: \(error)") }
             workerDone.signal()
         }
         workerThread.start()
-        let gateway = try QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged,
-                                                            repliesTopic: topics.quoteReplies))
+        let gateway = QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged,
+                                                        repliesTopic: topics.quoteReplies),
+                                   log: logger.kafkaLogSink, onClientError: logger.kafkaClientError)
+        try Blocking.run { () async throws(GatewayError) in try await gateway.start() }.get()
         // The group's first join on the embedded broker takes a few seconds.
         let joinDeadline = Date().addingTimeInterval(30)
         while worker.assignedPartitions.isEmpty && Date() < joinDeadline { usleep(50_000) }

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import QuoteContract
 import QuoteGateway
+import QuoteWorker
 
 /// `shipquote send`: produce one event and print the reply to it.
 enum SendCommand {
@@ -39,9 +40,12 @@ enum SendCommand {
             event.occurredAt = Date()
             event.replyBy = nil
         }
-        let gateway = try QuoteGateway(configuration: .init(
+        // librdkafka's warnings and client errors as structured lines on stderr, as the worker writes them.
+        let logger = Logger(minimum: .warning)
+        let gateway = QuoteGateway(configuration: .init(
             kafka: kafka, eventsTopic: a.value("--input-topic") ?? Topics.defaultAddressChanged,
-            repliesTopic: a.value("--reply-topic") ?? Topics.defaultQuoteReplies))
+            repliesTopic: a.value("--reply-topic") ?? Topics.defaultQuoteReplies),
+            log: logger.kafkaLogSink, onClientError: logger.kafkaClientError)
         defer { gateway.close() }
         let timeout = try a.int("--timeout") ?? 10
         // The gateway's async face, as a gateway service would call it; this command just waits for it.
@@ -54,7 +58,7 @@ enum SendCommand {
             Output.line(String(decoding: reply.encode(), as: UTF8.self))
         case .success(.superseded(let newer)):
             Output.fail("send: sequence \(newer) of this session was sent meanwhile")
-        case .success(.timedOut), .failure(.timedOut):
+        case .failure(.timedOut):
             FileHandle.standardError.write(Data("shipquote: send: no reply to session \(event.sessionID) sequence \(event.sequence) within \(timeout) s\n".utf8))
             exit(1)
         case .failure(let error):

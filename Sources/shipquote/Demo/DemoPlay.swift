@@ -14,23 +14,26 @@ struct DemoPlay {
         Output.line("▶ seq \(event.sequence)  \(event.trigger.rawValue)  \(DemoCheckout.describe(event.shippingAddress))   (\(note))")
     }
 
-    func show(_ sequence: Int64, _ answer: QuoteGateway.Answer) {
+    func show(_ sequence: Int64, _ answer: Result<QuoteGateway.Answer, GatewayError>) {
         switch answer {
-        case .reply(let reply):
+        case .success(.reply(let reply)):
             let lines = ReplyPrinter.lines(reply)
             Output.line("◀ seq \(sequence)  " + lines[0])
             for line in lines.dropFirst() { Output.line(line) }
-        case .superseded(let newer):
+        case .success(.superseded(let newer)):
             Output.line("◀ seq \(sequence)  no longer awaited: sequence \(newer) was sent")
-        case .timedOut:
-            Output.line("◀ seq \(sequence)  no reply within \(timeout)")
+        case .failure(.timedOut):
+            Output.line("◀ seq \(sequence)  no reply in time")
+        case .failure(let error):
+            Output.line("◀ seq \(sequence)  no reply: \(error)")
         }
         Output.line()
     }
 
     func step(_ event: AddressChangeEvent, note: String) throws {
         announce(event, note)
-        show(event.sequence, try gateway.quote(event, timeout: timeout))
+        let gateway = self.gateway, timeout = self.timeout
+        show(event.sequence, Blocking.run { () async throws(GatewayError) in try await gateway.quote(event, defaultWait: timeout) })
     }
 
     /// Two events of one session sent back to back: the older one's answer must never be applied.
@@ -38,8 +41,11 @@ struct DemoPlay {
         announce(first, note)
         announce(second, "sent right behind it")
         let droppedBefore = worker.metrics.snapshot().drops[.superseded] ?? 0
-        try gateway.send([first, second])
-        let answer = gateway.awaitReply(sessionID: second.sessionID, sequence: second.sequence, timeout: timeout)
+        let gateway = self.gateway, timeout = self.timeout
+        let answer = Blocking.run { () async throws(GatewayError) in
+            try await gateway.send([first, second])
+            return try await gateway.reply(sessionID: second.sessionID, sequence: second.sequence, within: timeout)
+        }
         let droppedByWorker = (worker.metrics.snapshot().drops[.superseded] ?? 0) > droppedBefore
         if droppedByWorker {
             Output.line("◀ seq \(first.sequence)  dropped as stale: the worker saw sequence \(second.sequence) before answering, and never published an answer")
@@ -51,8 +57,11 @@ struct DemoPlay {
 
     func malformed(_ bytes: [UInt8], sessionID: String, sequence: Int64, note: String) throws {
         Output.line("▶ seq \(sequence)  malformed event   (\(note))")
-        try gateway.send(bytes: bytes, sessionID: sessionID, sequence: sequence)
-        show(sequence, gateway.awaitReply(sessionID: sessionID, sequence: sequence, timeout: timeout))
+        let gateway = self.gateway, timeout = self.timeout
+        show(sequence, Blocking.run { () async throws(GatewayError) in
+            try await gateway.send(bytes: bytes, sessionID: sessionID, sequence: sequence)
+            return try await gateway.reply(sessionID: sessionID, sequence: sequence, within: timeout)
+        })
     }
 
     /// Reads the dead-letter topic back and shows the headers that say why.

@@ -1,9 +1,10 @@
-import CRdKafka
+import CRdKafkaMock
+import Kafka
 
 /// librdkafka's mock cluster: real Kafka protocol over TCP on 127.0.0.1, with consumer groups,
 /// idempotence and fault injection, inside this process. For demos, tests and benchmarks.
 public final class EmbeddedKafkaCluster: @unchecked Sendable {
-    /// The handle that owns the cluster; destroyed after the cluster.
+    /// The client handle the cluster lives in (librdkafka's design); ours, destroyed after the cluster.
     private let owner: OpaquePointer
     private let cluster: OpaquePointer
     public let brokerCount: Int
@@ -13,10 +14,10 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
     public init(brokers: Int = 1, topics: [KafkaTopicSpec] = []) throws(KafkaError) {
         var config = KafkaConfiguration()
         config["log_level"] = "3"  // the mock cluster is chatty at info level
-        owner = try makeClient(RD_KAFKA_PRODUCER, conf: makeNativeConfiguration(config))
+        owner = try makeProducerHandle(config)
         guard let cluster = rd_kafka_mock_cluster_new(owner, Int32(brokers)) else {
             rd_kafka_destroy(owner)
-            throw KafkaError(RD_KAFKA_RESP_ERR__FAIL, context: "start the embedded mock cluster")
+            throw KafkaError(code: RD_KAFKA_RESP_ERR__FAIL.rawValue, context: "start the embedded mock cluster")
         }
         self.cluster = cluster
         brokerCount = brokers
@@ -32,7 +33,7 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
     public func createTopic(_ spec: KafkaTopicSpec) throws(KafkaError) {
         let err = rd_kafka_mock_topic_create(cluster, spec.name, Int32(spec.partitions),
                                              Int32(min(spec.replicationFactor, brokerCount)))
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, context: "create topic \(spec.name)") }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code: err.rawValue, context: "create topic \(spec.name)") }
     }
 
     /// Broker ids are 1…brokerCount.
