@@ -45,6 +45,12 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
         _ = rd_kafka_mock_partition_set_leader(cluster, topic, partition, id)
     }
 
+    /// Pins a consumer group's coordinator to one broker (otherwise chosen by hashing the group id),
+    /// so a test can take other brokers down without moving the group.
+    public func setGroupCoordinator(_ group: String, broker id: Int32) {
+        _ = rd_kafka_mock_coordinator_set(cluster, "group", group, id)
+    }
+
     /// Makes the next `errors.count` requests of one API (by Kafka API key: 0 Produce, 1 Fetch,
     /// 8 OffsetCommit, …) fail with these error codes, in order.
     public func failNextRequests(apiKey: Int16, withErrorCodes errors: [Int32]) {
