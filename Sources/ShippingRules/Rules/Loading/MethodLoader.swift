@@ -4,7 +4,8 @@ import Foundation
 struct MethodLoader {
     let zones: ZoneReader
     let amounts: AmountReader
-    let warehouse: Warehouse?
+    /// Whether the rules name a warehouse (transit days and order times are counted on its calendar).
+    let hasWarehouse: Bool
 
     static let keys: Set<String> = ["id", "label", "detail", "zones", "countries", "states", "when", "price", "transit_days"]
     static let placeholders = ["{min}", "{max}", "{from}", "{to}"]
@@ -26,7 +27,7 @@ struct MethodLoader {
         }
 
         let transit = try m["transit_days"].map { (n) throws(RulesError) in try transitDays(n) }
-        if let n = m["transit_days"], warehouse == nil {
+        if let n = m["transit_days"], !hasWarehouse {
             throw n.error(.invalidValue, "transit days are counted on the warehouse calendar; add warehouse: {time_zone: …}")
         }
 
@@ -67,11 +68,11 @@ struct MethodLoader {
                                         "max_weight_grams", "payment_method_types", "triggers"])
         var result: [MethodCondition] = []
         if let n = m["order_before"] {
-            guard warehouse != nil else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
+            guard hasWarehouse else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
             result.append(.orderBefore(minutes: try n.timeOfDay()))
         }
         if let n = m["weekdays"] {
-            guard warehouse != nil else { throw n.error(.invalidValue, "weekdays are warehouse days; add warehouse: {time_zone: …}") }
+            guard hasWarehouse else { throw n.error(.invalidValue, "weekdays are warehouse days; add warehouse: {time_zone: …}") }
             result.append(.weekdays(try Weekday.set(n)))
         }
         if let n = m["cart_value_at_least"] { result.append(.cartValueAtLeast(try amounts.amount(n))) }

@@ -10,52 +10,77 @@ struct RuleSetLoader {
         "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error",
     ]
 
+    /// Reads every part it can and reports every independent error at once (see `RulesDiagnostics`):
+    /// a broken entry is left out, and what only follows from it (a reference to a broken zone, say) is not reported again.
     func load(_ root: YAMLNode, version: String) throws(RulesError) -> RuleSet {
-        let doc = try RulesNode(node: root, file: file, path: "").mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
-        let schema = try doc.required("version", "1 (the rules schema version)")
-        guard try schema.string("1 (the rules schema version)") == "1" else { throw schema.expected("1 (the rules schema version)") }
+        let log = RulesDiagnostics()
+        do {
+            return try load(RulesNode(node: root, file: file, path: "", log: log), version: version)
+        } catch {
+            log.record(error)
+            throw log.failure ?? error
+        }
+    }
 
-        let merchant = try doc["merchant"].map { (n) throws(RulesError) in try n.nonEmptyString("a merchant id like acme") }
-        let payee = try doc.required("payee", "the grand total's label, like ACME Inc.").nonEmptyString("the grand total's label, like ACME Inc.")
-        let currencies = try loadCurrencies(try doc.required("currencies", "a list of ISO 4217 codes like [USD]"))
+    private func load(_ root: RulesNode, version: String) throws(RulesError) -> RuleSet {
+        let log = root.log
+        let doc = try root.mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
+        log.attempt { () throws(RulesError) in
+            let schema = try doc.required("version", "1 (the rules schema version)")
+            guard try schema.string("1 (the rules schema version)") == "1" else { throw schema.expected("1 (the rules schema version)") }
+        }
+        let merchant = log.attempt { () throws(RulesError) in try doc["merchant"].map { (n) throws(RulesError) in try n.nonEmptyString("a merchant id like acme") } } ?? nil
+        let payee = log.attempt { () throws(RulesError) in
+            try doc.required("payee", "the grand total's label, like ACME Inc.").nonEmptyString("the grand total's label, like ACME Inc.")
+        }
+        let currencies = log.attempt { () throws(RulesError) in try loadCurrencies(try doc.required("currencies", "a list of ISO 4217 codes like [USD]")) }
+        // Without readable currencies no amount can be checked; the amounts are then left for the next run.
         let amounts = AmountReader(currencies: currencies)
 
-        let rounding = try doc["rounding"].map { (n) throws(RulesError) in try loadRounding(n) } ?? RoundingPolicy()
-        let warehouse = try doc["warehouse"].map { (n) throws(RulesError) in try loadWarehouse(n) }
-        let zones = try loadZoneTable(doc["zones"])
-        let zoneReader = ZoneReader(table: zones)
+        let rounding = log.attempt { () throws(RulesError) in try doc["rounding"].map { (n) throws(RulesError) in try loadRounding(n) } } ?? nil
+        let warehouse = log.attempt { () throws(RulesError) in try doc["warehouse"].map { (n) throws(RulesError) in try loadWarehouse(n) } } ?? nil
+        let zones = loadZoneTable(doc["zones"], log: log)
+        let zoneReader = ZoneReader(table: zones.table, broken: zones.broken)
 
         var serviceability: [ServiceabilityRule] = []
-        if let list = doc["serviceability"] {
-            for (i, entry) in try list.list().enumerated() {
-                serviceability.append(try loadServiceability(entry, index: i, zones: zoneReader))
+        if let list = doc["serviceability"], let entries = log.attempt({ () throws(RulesError) in try list.list() }) {
+            for (i, entry) in entries.enumerated() {
+                if let rule = log.attempt({ () throws(RulesError) in try loadServiceability(entry, index: i, zones: zoneReader) }) { serviceability.append(rule) }
             }
         }
 
-        let tax = try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } ?? TaxPolicy()
+        let tax = log.attempt { () throws(RulesError) in try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } } ?? nil
 
-        let methodsNode = try doc.required("shipping_methods", "a list of shipping methods")
         var methods: [ShippingMethodRule] = []
-        var methodIDs: Set<String> = []
-        for entry in try methodsNode.list() {
-            let method = try MethodLoader(zones: zoneReader, amounts: amounts, warehouse: warehouse).load(entry)
-            guard methodIDs.insert(method.id).inserted else {
-                throw entry.error(.duplicate, "shipping method id '\(method.id)' is used twice; ids must be unique")
+        if let methodsNode = log.attempt({ () throws(RulesError) in try doc.required("shipping_methods", "a list of shipping methods") }),
+           let entries = log.attempt({ () throws(RulesError) in try methodsNode.list() }) {
+            let loader = MethodLoader(zones: zoneReader, amounts: amounts, hasWarehouse: doc.has("warehouse"))
+            var methodIDs: Set<String> = []
+            for entry in entries {
+                log.attempt { () throws(RulesError) in
+                    let method = try loader.load(entry)
+                    guard methodIDs.insert(method.id).inserted else {
+                        throw entry.error(.duplicate, "shipping method id '\(method.id)' is used twice; ids must be unique")
+                    }
+                    methods.append(method)
+                }
             }
-            methods.append(method)
+            if entries.isEmpty { log.record(methodsNode.expected("at least one shipping method")) }
         }
-        guard !methods.isEmpty else { throw methodsNode.expected("at least one shipping method") }
 
-        let onSheetOpened = try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } ?? .quote
-        let labels = try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } ?? RuleSet.Labels()
-        let noMethods = try doc["no_methods_error"].map { (n) throws(RulesError) in
-            try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE")
-        } ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address.")
+        let onSheetOpened = log.attempt { () throws(RulesError) in try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } } ?? nil
+        let labels = log.attempt { () throws(RulesError) in try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } } ?? nil
+        let noMethods = log.attempt { () throws(RulesError) in
+            try doc["no_methods_error"].map { (n) throws(RulesError) in try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE") }
+        } ?? nil
 
-        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened,
-                          currencies: currencies, rounding: rounding, warehouse: warehouse, zones: zones,
-                          serviceability: serviceability, tax: tax, methods: methods, labels: labels, noMethodsError: noMethods)
-        return set.with(warnings: RulesLint(rules: set).warnings())
+        try log.check()
+        guard let payee, let currencies else { throw root.error(.invalidValue, "the rules could not be read") }
+        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
+                          currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
+                          serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
+                          noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."))
+        return set.with(warnings: RulesLint(rules: set).warnings(adding: log.warnings))
     }
 
     private func loadCurrencies(_ node: RulesNode) throws(RulesError) -> [Currency] {
@@ -93,16 +118,26 @@ struct RuleSetLoader {
         return Warehouse(timeZone: timeZone, cutoffMinutes: cutoff, businessDays: businessDays, holidays: holidays, handlingDays: handling)
     }
 
-    private func loadZoneTable(_ node: RulesNode?) throws(RulesError) -> [String: Zone] {
-        guard let node else { return [:] }
+    /// The named zones, and the ids of entries that failed to load: references to those are not reported again.
+    private func loadZoneTable(_ node: RulesNode?, log: RulesDiagnostics) -> (table: [String: Zone], broken: Set<String>) {
+        guard let node, let entries = log.attempt({ () throws(RulesError) in try node.list() }) else { return ([:], []) }
         var table: [String: Zone] = [:]
-        for entry in try node.list() {
-            let zone = try ZoneReader.zone(entry, named: true)
-            guard let id = zone.id else { continue }
-            guard table[id] == nil else { throw entry.error(.duplicate, "zone id '\(id)' is used twice; ids must be unique") }
-            table[id] = zone
+        var broken: Set<String> = []
+        for entry in entries {
+            log.attempt { () throws(RulesError) in
+                let zone: Zone
+                do throws(RulesError) { zone = try ZoneReader.zone(entry, named: true) } catch {
+                    if case .mapping(let pairs, _) = entry.node, case .scalar(let id)? = pairs.first(where: { $0.key.text == "id" })?.value {
+                        broken.insert(id.text)
+                    }
+                    throw error
+                }
+                guard let id = zone.id else { return }
+                guard table[id] == nil else { throw entry.error(.duplicate, "zone id '\(id)' is used twice; ids must be unique") }
+                table[id] = zone
+            }
         }
-        return table
+        return (table, broken)
     }
 
     private func loadServiceability(_ node: RulesNode, index: Int, zones: ZoneReader) throws(RulesError) -> ServiceabilityRule {
@@ -137,9 +172,11 @@ struct RuleSetLoader {
         if let inclusive = m["included_in_prices"] { policy.includedInPrices = try inclusive.bool() }
         var ids: Set<String> = []
         for entry in try m["layers"]?.list() ?? [] {
-            let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
-            guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
-            policy.layers.append(layer)
+            node.log.attempt { () throws(RulesError) in
+                let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
+                guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
+                policy.layers.append(layer)
+            }
         }
         return policy
     }

@@ -2,6 +2,8 @@
 /// `city` or `cities`; each takes one value or a list.
 struct ZoneReader {
     let table: [String: Zone]
+    /// Ids of zone entries that failed to load (already reported).
+    var broken: Set<String> = []
 
     static let keys: Set<String> = [
         "id", "country", "countries", "state", "states", "exclude_states", "city", "cities", "exclude_cities",
@@ -13,6 +15,11 @@ struct ZoneReader {
         if case .scalar = node.node {
             let id = try node.string("a zone id")
             guard let zone = table[id] else {
+                if broken.contains(id) {
+                    var error = node.error(.unknownReference, "zone '\(id)' could not be loaded")
+                    error.followsEarlier = true
+                    throw error
+                }
                 let known = table.keys.sorted()
                 var message = "no zone with id '\(id)'"
                 if let near = Spelling.nearest(to: id, among: Set(known)) { message += "; did you mean '\(near)'?" }
@@ -116,10 +123,12 @@ struct AddressConditionReader {
 /// Reads amounts against the rule set's currencies: a plain `5.00` when it prices one
 /// currency, a map `{USD: 5.00, EUR: 4.50}` covering every currency otherwise.
 struct AmountReader {
-    let currencies: [Currency]
+    /// Nil when the rules' currencies could not be read (already reported): amounts are then not checked.
+    let currencies: [Currency]?
 
     func amount(_ node: RulesNode) throws(RulesError) -> PriceAmount {
         var result: [String: Int64] = [:]
+        guard let currencies else { return PriceAmount(minorUnitsByCurrency: [:]) }
         if case .mapping = node.node {
             let codes = Set(currencies.map(\.code))
             let m = try node.mapping("amounts per currency like {USD: 5.00}", keys: codes)
