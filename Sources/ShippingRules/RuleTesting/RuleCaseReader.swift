@@ -13,12 +13,11 @@ struct RuleCaseReader {
         let log = RulesDiagnostics()
         do {
             let result = try cases(RulesNode(node: root, file: file, path: "", log: log))
-            try log.check()
-            return result
+            if !log.hasErrors { return result }
         } catch {
             log.record(error)
-            throw log.failure ?? error
         }
+        throw log.failure ?? RulesError(kind: .invalidValue, file: file, mark: root.mark, field: "", message: "the cases could not be read")
     }
 
     private func cases(_ root: RulesNode) throws(RulesError) -> [RuleCase] {

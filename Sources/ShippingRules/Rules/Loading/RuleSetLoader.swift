@@ -15,14 +15,15 @@ struct RuleSetLoader {
     func load(_ root: YAMLNode, version: String) throws(RulesError) -> RuleSet {
         let log = RulesDiagnostics()
         do {
-            return try load(RulesNode(node: root, file: file, path: "", log: log), version: version)
+            if let set = try load(RulesNode(node: root, file: file, path: "", log: log), version: version) { return set }
         } catch {
             log.record(error)
-            throw log.failure ?? error
         }
+        throw log.failure ?? RulesError(kind: .invalidValue, file: file, mark: root.mark, field: "", message: "the rules could not be read")
     }
 
-    private func load(_ root: RulesNode, version: String) throws(RulesError) -> RuleSet {
+    /// The rule set, or nil when errors were recorded in the log.
+    private func load(_ root: RulesNode, version: String) throws(RulesError) -> RuleSet? {
         let log = root.log
         let doc = try root.mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
         log.attempt { () throws(RulesError) in
@@ -74,8 +75,7 @@ struct RuleSetLoader {
             try doc["no_methods_error"].map { (n) throws(RulesError) in try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE") }
         } ?? nil
 
-        try log.check()
-        guard let payee, let currencies else { throw root.error(.invalidValue, "the rules could not be read") }
+        guard !log.hasErrors, let payee, let currencies else { return nil }
         let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
                           currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
                           serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
@@ -108,7 +108,7 @@ struct RuleSetLoader {
                                  keys: ["time_zone", "cutoff", "business_days", "holidays", "handling_days"])
         let zoneNode = try m.required("time_zone", "an IANA time zone like America/Los_Angeles")
         let zoneName = try zoneNode.string("an IANA time zone like America/Los_Angeles")
-        guard let timeZone = TimeZone(identifier: zoneName) else { throw zoneNode.expected("an IANA time zone like America/Los_Angeles") }
+        let timeZone = try Self.timeZone(zoneNode, zoneName)
         let cutoff = try m["cutoff"].map { (n) throws(RulesError) in try n.timeOfDay() }
         let businessDays = try m["business_days"].map { (n) throws(RulesError) in try Weekday.set(n) } ?? [1, 2, 3, 4, 5]
         guard !businessDays.isEmpty else { throw m["business_days"]!.expected("at least one business day") }
@@ -146,6 +146,26 @@ struct RuleSetLoader {
         let conditions = try AddressConditionReader(zones: zones).conditions(when)
         let error = try loadShippingError(try m.required("error", "{code: COUNTRY_NOT_SUPPORTED, message: …}"), defaultCode: nil)
         return ServiceabilityRule(conditions: conditions, error: error, index: index, mark: node.mark)
+    }
+
+    /// An IANA zone. An abbreviation that names a fixed offset (EST) loads with a warning: it keeps
+    /// standard time all summer, an hour off the warehouse's clock, so cutoffs and days shift.
+    private static func timeZone(_ node: RulesNode, _ name: String) throws(RulesError) -> TimeZone {
+        let meant = PlaceCodes.timeZoneAbbreviations[name.uppercased()]
+        guard let zone = TimeZone(identifier: name) else {
+            var message = "expected an IANA time zone like America/Los_Angeles, found \(node.node.shortDescription)"
+            if let meant { message += "; did you mean \(meant)?" }
+            throw node.error(.invalidValue, message)
+        }
+        if !name.contains("/"), !PlaceCodes.universal.contains(name), zone.nextDaylightSavingTimeTransition == nil {
+            let offset = zone.secondsFromGMT()
+            let text = String(format: "UTC%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
+            node.log.warn(RulesWarning(kind: .fixedOffsetTimeZone, file: node.file, mark: node.mark, field: node.path,
+                                       message: "\"\(name)\" is a fixed offset (\(text)) all year, not the warehouse's local time: where daylight "
+                                       + "saving time is kept, cutoffs fall an hour off in summer and quotes can promise delivery a day early; "
+                                       + "write the IANA zone of the warehouse, like \(meant ?? "America/New_York")"))
+        }
+        return zone
     }
 
     private func loadShippingError(_ node: RulesNode, defaultCode: String?) throws(RulesError) -> ShippingError {

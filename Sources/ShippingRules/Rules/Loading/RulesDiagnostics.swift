@@ -37,9 +37,4 @@ final class RulesDiagnostics {
         }.map(\.element)
         return RulesError(all: sorted, omitted: omitted)
     }
-
-    /// Throws every error recorded, if any.
-    func check() throws(RulesError) {
-        if let failure { throw failure }
-    }
 }

@@ -121,12 +121,20 @@ struct RulesNode {
     func rate() throws(RulesError) -> ExactDecimal {
         let what = "a rate like 7.25%"
         var text = try string(what).trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix("%") { text.removeLast(); text = text.trimmingCharacters(in: .whitespaces) }
+        let percentSign = text.hasSuffix("%")
+        if percentSign { text.removeLast(); text = text.trimmingCharacters(in: .whitespaces) }
         guard let value = try? ExactDecimal(parsing: text) else { throw expected(what) }
         guard !value.isNegative, value <= ExactDecimal(100) else {
             throw error(.invalidValue, "expected a rate from 0% to 100%, found \(node.shortDescription)")
         }
         guard value.scale <= 6 else { throw error(.invalidValue, "a rate carries at most 6 decimals, found \(node.shortDescription)") }
+        // 0.0725 is 0.0725 %, most likely a fraction meant as 7.25 %; written 0.0725% it is taken as meant.
+        if !percentSign, value.significand != 0, value < ExactDecimal(significand: 1, scale: 1) {
+            let percent = ExactDecimal(significand: value.significand * 100, scale: value.scale)
+            log.warn(RulesWarning(kind: .tinyRate, file: file, mark: mark, field: path,
+                                  message: "rate \(text) reads as \(text) % (rates are percentages); for \(percent) % write "
+                                  + "\(percent)%, or write \(text)% if \(text) % is meant"))
+        }
         return value
     }
 
