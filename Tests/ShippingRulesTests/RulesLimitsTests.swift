@@ -65,4 +65,15 @@ struct RulesLimitsTests {
         #expect(e?.description == "rules.yaml:21:18: the document expands to more than 4000000 values here (an alias counts as everything "
                 + "its anchor holds, each time it is used), the limit for a rules file; use fewer or smaller aliases")
     }
+
+    @Test func aFortyThousandRowZipTableLoadsAndMatchesItsRows() throws {
+        let set = try RuleSet.load(yaml: StressRules.postalTable(codeCount: 40_000), fileName: "zips.yaml")
+        func methods(_ zip: String) -> [String]? {
+            set.quote(Fixture.request(address: PartialAddress(postalCode: zip, countryCode: "US"), selected: nil)).update?.shippingMethods.map(\.id)
+        }
+        #expect(methods("00000") == ["standard"])
+        #expect(methods("39999") == ["standard"])
+        #expect(methods("40000") == nil)
+        #expect(set.warnings.isEmpty)
+    }
 }

@@ -5,16 +5,27 @@ import Foundation
 struct RulesNode {
     let node: YAMLNode
     let file: String
-    let path: String
+    /// The path of the list holding this node, with `index`; or the node's own path when `index` is nil.
+    private let base: String
+    private let index: Int?
     /// Where errors that need not stop the loader are recorded (unknown keys, say).
     let log: RulesDiagnostics
 
     init(node: YAMLNode, file: String, path: String, log: RulesDiagnostics) {
+        self.init(node: node, file: file, base: path, index: nil, log: log)
+    }
+
+    private init(node: YAMLNode, file: String, base: String, index: Int?, log: RulesDiagnostics) {
         self.node = node
         self.file = file
-        self.path = path
+        self.base = base
+        self.index = index
         self.log = log
     }
+
+    /// The field path, like `shipping_methods[1].price`: made when asked (for a message), since a
+    /// list of 400,000 postal codes should not build 400,000 paths nobody reads.
+    var path: String { index.map { "\(base)[\($0)]" } ?? base }
 
     var mark: SourceMark { node.mark }
 
@@ -68,7 +79,8 @@ struct RulesNode {
     func list() throws(RulesError) -> [RulesNode] {
         switch node {
         case .sequence(let items, _):
-            return items.enumerated().map { RulesNode(node: $1, file: file, path: "\(path)[\($0)]", log: log) }
+            let path = self.path
+            return items.enumerated().map { RulesNode(node: $1, file: file, base: path, index: $0, log: log) }
         case .scalar(let s) where !s.isNull:
             return [self]
         default:
