@@ -6,9 +6,7 @@ import Foundation
 /// what only follows from an error already reported is not reported again.
 @Suite("Every independent error of a rules or cases file in one run")
 struct RulesErrorListTests {
-    private func error(_ yaml: String) -> RulesError? {
-        do { _ = try RuleSet.load(yaml: yaml, fileName: "rules.yaml"); return nil } catch { return error }
-    }
+    private func error(_ yaml: String) -> RulesError? { Fixture.loadError(yaml) }
 
     private let head = "version: 1\npayee: Shop\ncurrencies: [USD]\n"
 

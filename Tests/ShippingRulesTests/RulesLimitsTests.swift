@@ -5,9 +5,7 @@ import Testing
 /// loader: nesting, size and alias expansion are bounded, each with a located error.
 @Suite("Rules files the loader refuses whole: too deep, too large, too many values")
 struct RulesLimitsTests {
-    private func error(_ yaml: String) -> RulesError? {
-        do { _ = try RuleSet.load(yaml: yaml, fileName: "rules.yaml"); return nil } catch { return error }
-    }
+    private func error(_ yaml: String) -> RulesError? { Fixture.loadError(yaml) }
 
     private let depthMessage = "lists and mappings nest deeper than 64 levels here, the limit for a rules file (rules need about 8); "
         + "look for brackets opened and never closed, or a generator gone wrong"
