@@ -47,6 +47,11 @@ struct RulesErrorListTests {
         ])
     }
 
+    @Test func aZonesSectionThatIsNoListIsOneErrorNotOnePerReference() {
+        let e = error(head + "zones: { id: west, country: US }\nshipping_methods: [{ id: s, label: S, zones: [west], price: 5.00 }]\n")
+        #expect(e?.errors.map(\.description) == [#"rules.yaml:4:8: zones: expected a list, found a mapping"#])
+    }
+
     @Test func aMisspeltRequiredKeyIsOneErrorNotTwo() {
         let e = error(head + "shipping_methods: [{ id: s, labl: S, price: 5.00 }]\n")
         #expect(e?.errors.map(\.description) == ["rules.yaml:4:29: shipping_methods[0].labl: unknown key 'labl'; did you mean 'label'?"])

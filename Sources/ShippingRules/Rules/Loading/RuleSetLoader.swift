@@ -119,8 +119,10 @@ struct RuleSetLoader {
     }
 
     /// The named zones, and the ids of entries that failed to load: references to those are not reported again.
-    private func loadZoneTable(_ node: RulesNode?, log: RulesDiagnostics) -> (table: [String: Zone], broken: Set<String>) {
-        guard let node, let entries = log.attempt({ () throws(RulesError) in try node.list() }) else { return ([:], []) }
+    /// When `zones:` is no list at all, every reference is taken as one to a broken entry (`broken` is nil).
+    private func loadZoneTable(_ node: RulesNode?, log: RulesDiagnostics) -> (table: [String: Zone], broken: Set<String>?) {
+        guard let node else { return ([:], []) }
+        guard let entries = log.attempt({ () throws(RulesError) in try node.list() }) else { return ([:], nil) }
         var table: [String: Zone] = [:]
         var broken: Set<String> = []
         for entry in entries {

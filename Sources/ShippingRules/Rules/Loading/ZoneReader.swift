@@ -2,8 +2,8 @@
 /// `city` or `cities`; each takes one value or a list.
 struct ZoneReader {
     let table: [String: Zone]
-    /// Ids of zone entries that failed to load (already reported).
-    var broken: Set<String> = []
+    /// Ids of zone entries that failed to load (already reported); nil when the whole `zones:` list did.
+    var broken: Set<String>? = []
 
     static let keys: Set<String> = [
         "id", "country", "countries", "state", "states", "exclude_states", "city", "cities", "exclude_cities",
@@ -15,12 +15,12 @@ struct ZoneReader {
         if case .scalar = node.node {
             let id = try node.string("a zone id")
             guard let zone = table[id] else {
-                if broken.contains(id) {
+                if broken?.contains(id) ?? true {
                     var error = node.error(.unknownReference, "zone '\(id)' could not be loaded")
                     error.followsEarlier = true
                     throw error
                 }
-                let known = (Array(table.keys) + broken).sorted()
+                let known = (Array(table.keys) + (broken ?? [])).sorted()
                 var message = "no zone with id '\(id)'"
                 if let near = Spelling.nearest(to: id, among: Set(known)) { message += "; did you mean '\(near)'?" }
                 else if !known.isEmpty { message += "; zones defined: \(known.joined(separator: ", "))" }
