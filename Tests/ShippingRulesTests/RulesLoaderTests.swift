@@ -3,9 +3,7 @@ import Testing
 
 @Suite("Loading rules files: every error names file, line, column and field")
 struct RulesLoaderTests {
-    private func error(_ yaml: String) -> RulesError? {
-        do { _ = try RuleSet.load(yaml: yaml, fileName: "rules.yaml"); return nil } catch { return error }
-    }
+    private func error(_ yaml: String) -> RulesError? { Fixture.loadError(yaml) }
 
     private let head = "version: 1\npayee: Shop\ncurrencies: [USD]\n"
 

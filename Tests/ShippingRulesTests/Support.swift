@@ -42,6 +42,11 @@ enum Fixture {
 
     static let acme: RuleSet = try! RuleSet.load(contentsOfFile: examplePath("us-acme.yaml"))
 
+    /// The error loading `yaml` (as `rules.yaml`) gives, or nil when it loads.
+    static func loadError(_ yaml: String) -> RulesError? {
+        do { _ = try RuleSet.load(yaml: yaml, fileName: "rules.yaml"); return nil } catch { return error }
+    }
+
     /// A minimal valid rule set around `body` (which must hold shipping_methods).
     static func rules(_ body: String, head: String = "version: 1\npayee: Shop\ncurrencies: [USD]\n") throws(RulesError) -> RuleSet {
         try RuleSet.load(yaml: head + body, fileName: "rules.yaml")

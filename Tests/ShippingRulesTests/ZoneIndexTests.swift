@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShippingRules
 
@@ -77,5 +78,17 @@ struct ZoneIndexTests {
                 #expect(zone.contains(resolved) == (zone.mismatch(resolved) == nil))
             }
         }
+    }
+
+    @Test func aLongPostalListAnswersLikeWalkingItPatternByPattern() throws {
+        let written = (0..<30).map { String(format: "%05d", $0 * 7) } + ["941*", "945*..947*", "^1\\d{4}-\\d{4}$", "SW1A 1AA"]
+        let patterns = try written.map { try PostalPattern(parsing: $0) }
+        let match = PostalMatch(patterns)
+        for raw in ["00000", "00007", "00008", "00203", "94110", "94612", "94800", "10001-2345", "SW1A 1AA", "sw1a1aa", "9"] {
+            let code = PostalPattern.normalized(raw)
+            #expect(match.matches(normalized: code, raw: raw) == patterns.contains { $0.matches(normalized: code, raw: raw) }, "\(raw)")
+        }
+        #expect(match.matches(normalized: "00203", raw: "00203"))
+        #expect(!match.matches(normalized: "00204", raw: "00204"))
     }
 }

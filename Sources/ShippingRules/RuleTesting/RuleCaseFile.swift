@@ -15,9 +15,7 @@ public struct RuleCaseFile: Sendable {
 
     public static func load(yaml: String, fileName: String) throws(RulesError) -> RuleCaseFile {
         let root: YAMLNode
-        do { root = try YAMLParser.parse(yaml) } catch {
-            throw RulesError(kind: .syntax, file: fileName, mark: error.mark, field: "", message: error.message)
-        }
+        do { root = try YAMLParser.parse(yaml) } catch { throw error.rulesError(file: fileName) }
         return RuleCaseFile(fileName: fileName, cases: try RuleCaseReader(file: fileName).cases(root))
     }
 

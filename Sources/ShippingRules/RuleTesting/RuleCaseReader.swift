@@ -8,8 +8,20 @@ struct RuleCaseReader {
 
     static let requestKeys: Set<String> = ["merchant", "currency", "now", "trigger", "payment_method_type", "address", "cart", "selected_method"]
 
+    /// Every case, or every independent error of the file at once (each case is read on its own).
     func cases(_ root: YAMLNode) throws(RulesError) -> [RuleCase] {
-        let doc = try RulesNode(node: root, file: file, path: "").mapping("a mapping with defaults: and cases:", keys: ["defaults", "cases"])
+        let log = RulesDiagnostics()
+        do {
+            let result = try cases(RulesNode(node: root, file: file, path: "", log: log))
+            if !log.hasErrors { return result }
+        } catch {
+            log.record(error)
+        }
+        throw log.failure ?? RulesError(kind: .invalidValue, file: file, mark: root.mark, field: "", message: "the cases could not be read")
+    }
+
+    private func cases(_ root: RulesNode) throws(RulesError) -> [RuleCase] {
+        let doc = try root.mapping("a mapping with defaults: and cases:", keys: ["defaults", "cases"])
         var defaults: [String: RulesNode] = [:]
         if let d = doc["defaults"] {
             let m = try d.mapping("request fields like {currency: USD, now: \"2026-10-10T12:00:00Z\"}", keys: Self.requestKeys)
@@ -18,12 +30,15 @@ struct RuleCaseReader {
         let list = try doc.required("cases", "a list of cases like [{name: …, address: US/CA/95014, expect: {outcome: update}}]")
         var result: [RuleCase] = []
         var names: Set<String> = []
-        for entry in try list.list() {
-            let c = try read(entry, defaults: defaults)
-            guard names.insert(c.name).inserted else { throw entry.error(.duplicate, "case name '\(c.name)' is used twice; names must be unique") }
-            result.append(c)
+        let entries = try list.list()
+        for entry in entries {
+            root.log.attempt { () throws(RulesError) in
+                let c = try read(entry, defaults: defaults)
+                guard names.insert(c.name).inserted else { throw entry.error(.duplicate, "case name '\(c.name)' is used twice; names must be unique") }
+                result.append(c)
+            }
         }
-        guard !result.isEmpty else { throw list.expected("at least one case") }
+        guard !entries.isEmpty else { throw list.expected("at least one case") }
         return result
     }
 

@@ -32,6 +32,21 @@ public enum StressRules {
         return out
     }
 
+    /// A rule set whose one zone lists `codeCount` postal codes, like a merchant's ZIP table: US
+    /// 5-digit ZIPs up to 100,000 codes, 6-digit codes (country IN) beyond.
+    public static func postalTable(codeCount: Int) -> String {
+        let (country, width) = codeCount <= 100_000 ? ("US", 5) : ("IN", 6)
+        var out = "version: 1\nmerchant: postal\npayee: Postal Test\ncurrencies: [USD]\nzones:\n  - id: table\n    country: \(country)\n    postal_codes:\n"
+        out.reserveCapacity(codeCount * (width + 11) + 200)
+        let first = width == 5 ? 0 : 100_000
+        for i in 0..<codeCount {
+            let digits = String(first + i)
+            out += "      - \"" + String(repeating: "0", count: max(0, width - digits.count)) + digits + "\"\n"
+        }
+        out += "shipping_methods: [{ id: standard, label: Standard, zones: [table], price: 5.00 }]\n"
+        return out
+    }
+
     /// Addresses that fall in the generated zones (and a few that fall in none).
     public static func addresses(count: Int = 64) -> [PartialAddress] {
         (0..<count).map { k in

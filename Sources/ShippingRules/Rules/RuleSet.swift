@@ -74,9 +74,7 @@ public struct RuleSet: Sendable {
     /// `bytes` are what the version hashes: the file exactly as stored.
     private static func load(yaml: String, fileName: String, bytes: [UInt8]) throws(RulesError) -> RuleSet {
         let root: YAMLNode
-        do { root = try YAMLParser.parse(yaml) } catch {
-            throw RulesError(kind: .syntax, file: fileName, mark: error.mark, field: "", message: error.message)
-        }
+        do { root = try YAMLParser.parse(bytes) } catch { throw error.rulesError(file: fileName) }
         return try RuleSetLoader(file: fileName).load(root, version: "sha256:" + SHA256.hex(of: bytes))
     }
 

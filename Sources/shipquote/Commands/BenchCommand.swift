@@ -14,6 +14,7 @@ enum BenchCommand {
            shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
+           shipquote bench rules --load   load time of generated files: 40k and 400k postal codes, 30k zones
 
       Quotes one rule set on one thread and prints quotes per second. FILE is quoted for the
       given addresses (default: a handful in the rules' first currency's country mix); --generated
@@ -65,8 +66,9 @@ enum BenchCommand {
     }
 
     private static func rules(_ args: [String]) throws {
-        let flags = try Arguments(args, valued: ["--quotes", "--address", "--zones", "--methods"], flags: ["--generated", "--help"])
+        let flags = try Arguments(args, valued: ["--quotes", "--address", "--zones", "--methods"], flags: ["--generated", "--load", "--help"])
         if flags.has("--help") { Output.line(help); return }
+        if flags.has("--load") { return try RulesLoadBench.run(line: Output.line) }
         let quotes = try flags.int("--quotes") ?? 1_000_000
         guard quotes > 0 else { Output.fail("bench: --quotes must be positive") }
 

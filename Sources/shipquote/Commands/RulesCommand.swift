@@ -45,13 +45,15 @@ enum RulesCommand {
         guard args.count == 1 else { Output.fail("rules check: expects one FILE or DIR\n\n\(help)") }
         let report = RulesCheck.check(path: args[0])
         for error in report.errors { printError("\(error)") }
+        if report.omittedErrors > 0 { printError("and \(report.omittedErrors) more errors (only the first \(RulesError.reportLimit) of a file are listed)") }
         for warning in report.warnings { printError("\(warning)") }
         if report.passed {
             for set in report.ruleSets {
                 Output.line("ok  \(set.fileName)  merchant=\(set.merchant ?? "-")  payee=\(set.payee)  \(set.version)")
             }
         }
-        Output.line("\(report.errors.count) error\(report.errors.count == 1 ? "" : "s"), "
+        let errors = report.errors.count + report.omittedErrors
+        Output.line("\(errors) error\(errors == 1 ? "" : "s"), "
                     + "\(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")")
         exit(report.passed ? 0 : 1)
     }

@@ -6,6 +6,8 @@ public struct RulesCheckReport: Sendable {
     public var ruleSets: [RuleSet] = []
     public var errors: [RulesError] = []
     public var warnings: [RulesWarning] = []
+    /// Errors found beyond each file's `RulesError.reportLimit`, counted but not listed.
+    public var omittedErrors = 0
 
     public var passed: Bool { errors.isEmpty }
 }
@@ -34,7 +36,8 @@ public enum RulesCheck {
                 report.ruleSets.append(set)
                 report.warnings.append(contentsOf: set.warnings)
             } catch {
-                report.errors.append(error)
+                report.errors.append(contentsOf: error.errors)
+                report.omittedErrors += error.omitted
             }
         }
         if report.errors.isEmpty {

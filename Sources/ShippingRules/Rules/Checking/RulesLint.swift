@@ -4,8 +4,9 @@
 struct RulesLint {
     let rules: RuleSet
 
-    func warnings() -> [RulesWarning] {
-        var found: [RulesWarning] = []
+    /// The lint's warnings together with `loaded` (those the loader found reading values), in file order.
+    func warnings(adding loaded: [RulesWarning] = []) -> [RulesWarning] {
+        var found = loaded
         postalWarnings(into: &found)
         let refused = serviceabilityWarnings(into: &found)
         methodWarnings(refused: refused, into: &found)

@@ -16,6 +16,10 @@ public struct RulesWarning: Hashable, Sendable, CustomStringConvertible {
         case overlappingMethods = "overlapping-methods"
         /// Two tax layers that charge the same addresses twice, or mix added and contained tax.
         case overlappingTaxLayers = "overlapping-tax-layers"
+        /// A time zone that is a fixed offset (EST) where the warehouse keeps daylight saving time.
+        case fixedOffsetTimeZone = "fixed-offset-time-zone"
+        /// A rate below 0.1 % written without %: most likely a fraction (0.0725) meant as a percentage (7.25 %).
+        case tinyRate = "tiny-rate"
     }
 
     public let kind: Kind

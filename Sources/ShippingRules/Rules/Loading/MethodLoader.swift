@@ -4,48 +4,70 @@ import Foundation
 struct MethodLoader {
     let zones: ZoneReader
     let amounts: AmountReader
-    let warehouse: Warehouse?
+    /// Whether the rules name a warehouse (transit days and order times are counted on its calendar).
+    let hasWarehouse: Bool
 
     static let keys: Set<String> = ["id", "label", "detail", "zones", "countries", "states", "when", "price", "transit_days"]
     static let placeholders = ["{min}", "{max}", "{from}", "{to}"]
 
+    /// Each part of the method (id, label, zones, transit days, detail, conditions, price) is read
+    /// on its own, so that one run reports the errors of every part.
     func load(_ node: RulesNode) throws(RulesError) -> ShippingMethodRule {
         let m = try node.mapping("a shipping method like {id: standard, label: Standard shipping, price: {base: 5.00}}", keys: Self.keys)
-        let id = try m.required("id", "a method id like standard").nonEmptyString("a method id like standard")
-        let label = try m.required("label", "the option name shown on the sheet").nonEmptyString("the option name shown on the sheet")
-
-        var served: [Zone]?
-        if let list = m["zones"] {
-            if let other = m["countries"] ?? m["states"] { throw other.error(.invalidValue, "give either zones or countries/states, not both") }
-            served = try list.list().map { (n) throws(RulesError) -> Zone in try zones.reference(n) }
-        } else if m.has("countries") || m.has("states") {
-            var zone = Zone()
-            zone.countries = try m["countries"].map { (n) throws(RulesError) in Set(try n.stringList("a country code").map(PlaceName.code)) }
-            zone.states = try m["states"].map { (n) throws(RulesError) in Set(try n.stringList("a state code").map(PlaceName.code)) }
-            served = [zone]
+        var failed = false
+        func part<T>(_ body: () throws(RulesError) -> T) -> T? {
+            let value = node.log.attempt(body)
+            if value == nil { failed = true }
+            return value
         }
-
-        let transit = try m["transit_days"].map { (n) throws(RulesError) in try transitDays(n) }
-        if let n = m["transit_days"], warehouse == nil {
-            throw n.error(.invalidValue, "transit days are counted on the warehouse calendar; add warehouse: {time_zone: …}")
+        let id = part { () throws(RulesError) in try m.required("id", "a method id like standard").nonEmptyString("a method id like standard") }
+        let label = part { () throws(RulesError) in
+            try m.required("label", "the option name shown on the sheet").nonEmptyString("the option name shown on the sheet")
         }
-
-        let detail = try m["detail"]?.nonEmptyString("a description like \"Arrives in {min}-{max} business days\"")
-        if let detail, let n = m["detail"] {
-            var rest = detail
-            for p in Self.placeholders { rest = rest.replacingOccurrences(of: p, with: "") }
-            if let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-                throw n.error(.invalidValue, "unknown placeholder \(rest[open...close]); expected {min}, {max}, {from} or {to}")
-            }
-            if transit == nil, Self.placeholders.contains(where: detail.contains) {
-                throw n.error(.invalidValue, "placeholders {min}, {max}, {from}, {to} need transit_days on this method")
-            }
+        let served = part { () throws(RulesError) in try servedZones(m) } ?? nil
+        let transit = part { () throws(RulesError) -> ClosedRange<Int>? in
+            guard let n = m["transit_days"] else { return nil }
+            let days = try transitDays(n)
+            guard hasWarehouse else { throw n.error(.invalidValue, "transit days are counted on the warehouse calendar; add warehouse: {time_zone: …}") }
+            return days
         }
-
-        let conditions = try m["when"].map { (n) throws(RulesError) in try self.conditions(n) } ?? []
-        let price = try self.price(try m.required("price", "a price like {base: 5.00}"))
+        let detail = part { () throws(RulesError) in try self.detail(m, transit: transit) } ?? nil
+        let conditions = part { () throws(RulesError) in try m["when"].map { (n) throws(RulesError) in try self.conditions(n) } ?? [] }
+        let price = part { () throws(RulesError) in try self.price(try m.required("price", "a price like {base: 5.00}")) }
+        guard !failed, let id, let label, let transit, let conditions, let price else {
+            var error = node.error(.invalidValue, "the method could not be read")
+            error.followsEarlier = true
+            throw error
+        }
         return ShippingMethodRule(id: id, label: label, detail: detail.map { DetailTemplate($0, transit: transit) }, zones: served, conditions: conditions,
                                   price: price, transitDays: transit, mark: node.mark, field: node.path)
+    }
+
+    private func servedZones(_ m: RulesMapping) throws(RulesError) -> [Zone]? {
+        if let list = m["zones"] {
+            if let other = m["countries"] ?? m["states"] { throw other.error(.invalidValue, "give either zones or countries/states, not both") }
+            return try list.list().map { (n) throws(RulesError) -> Zone in try zones.reference(n) }
+        }
+        guard m.has("countries") || m.has("states") else { return nil }
+        var zone = Zone()
+        zone.countries = try m["countries"].map { (n) throws(RulesError) in try n.countryCodes() }
+        zone.states = try m["states"].map { (n) throws(RulesError) in try n.subdivisionCodes() }
+        return [zone]
+    }
+
+    /// The detail text; `transit` is nil when transit_days failed to load (placeholders are then not judged).
+    private func detail(_ m: RulesMapping, transit: ClosedRange<Int>??) throws(RulesError) -> String? {
+        guard let n = m["detail"] else { return nil }
+        let detail = try n.nonEmptyString("a description like \"Arrives in {min}-{max} business days\"")
+        var rest = detail
+        for p in Self.placeholders { rest = rest.replacingOccurrences(of: p, with: "") }
+        if let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            throw n.error(.invalidValue, "unknown placeholder \(rest[open...close]); expected {min}, {max}, {from} or {to}")
+        }
+        if case .some(nil) = transit, Self.placeholders.contains(where: detail.contains) {
+            throw n.error(.invalidValue, "placeholders {min}, {max}, {from}, {to} need transit_days on this method")
+        }
+        return detail
     }
 
     private func transitDays(_ node: RulesNode) throws(RulesError) -> ClosedRange<Int> {
@@ -67,11 +89,11 @@ struct MethodLoader {
                                         "max_weight_grams", "payment_method_types", "triggers"])
         var result: [MethodCondition] = []
         if let n = m["order_before"] {
-            guard warehouse != nil else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
+            guard hasWarehouse else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
             result.append(.orderBefore(minutes: try n.timeOfDay()))
         }
         if let n = m["weekdays"] {
-            guard warehouse != nil else { throw n.error(.invalidValue, "weekdays are warehouse days; add warehouse: {time_zone: …}") }
+            guard hasWarehouse else { throw n.error(.invalidValue, "weekdays are warehouse days; add warehouse: {time_zone: …}") }
             result.append(.weekdays(try Weekday.set(n)))
         }
         if let n = m["cart_value_at_least"] { result.append(.cartValueAtLeast(try amounts.amount(n))) }

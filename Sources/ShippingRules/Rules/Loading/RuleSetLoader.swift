@@ -10,52 +10,77 @@ struct RuleSetLoader {
         "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error",
     ]
 
+    /// Reads every part it can and reports every independent error at once (see `RulesDiagnostics`):
+    /// a broken entry is left out, and what only follows from it (a reference to a broken zone, say) is not reported again.
     func load(_ root: YAMLNode, version: String) throws(RulesError) -> RuleSet {
-        let doc = try RulesNode(node: root, file: file, path: "").mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
-        let schema = try doc.required("version", "1 (the rules schema version)")
-        guard try schema.string("1 (the rules schema version)") == "1" else { throw schema.expected("1 (the rules schema version)") }
+        let log = RulesDiagnostics()
+        do {
+            if let set = try load(RulesNode(node: root, file: file, path: "", log: log), version: version) { return set }
+        } catch {
+            log.record(error)
+        }
+        throw log.failure ?? RulesError(kind: .invalidValue, file: file, mark: root.mark, field: "", message: "the rules could not be read")
+    }
 
-        let merchant = try doc["merchant"].map { (n) throws(RulesError) in try n.nonEmptyString("a merchant id like acme") }
-        let payee = try doc.required("payee", "the grand total's label, like ACME Inc.").nonEmptyString("the grand total's label, like ACME Inc.")
-        let currencies = try loadCurrencies(try doc.required("currencies", "a list of ISO 4217 codes like [USD]"))
+    /// The rule set, or nil when errors were recorded in the log.
+    private func load(_ root: RulesNode, version: String) throws(RulesError) -> RuleSet? {
+        let log = root.log
+        let doc = try root.mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
+        log.attempt { () throws(RulesError) in
+            let schema = try doc.required("version", "1 (the rules schema version)")
+            guard try schema.string("1 (the rules schema version)") == "1" else { throw schema.expected("1 (the rules schema version)") }
+        }
+        let merchant = log.attempt { () throws(RulesError) in try doc["merchant"].map { (n) throws(RulesError) in try n.nonEmptyString("a merchant id like acme") } } ?? nil
+        let payee = log.attempt { () throws(RulesError) in
+            try doc.required("payee", "the grand total's label, like ACME Inc.").nonEmptyString("the grand total's label, like ACME Inc.")
+        }
+        let currencies = log.attempt { () throws(RulesError) in try loadCurrencies(try doc.required("currencies", "a list of ISO 4217 codes like [USD]")) }
+        // Without readable currencies no amount can be checked; the amounts are then left for the next run.
         let amounts = AmountReader(currencies: currencies)
 
-        let rounding = try doc["rounding"].map { (n) throws(RulesError) in try loadRounding(n) } ?? RoundingPolicy()
-        let warehouse = try doc["warehouse"].map { (n) throws(RulesError) in try loadWarehouse(n) }
-        let zones = try loadZoneTable(doc["zones"])
-        let zoneReader = ZoneReader(table: zones)
+        let rounding = log.attempt { () throws(RulesError) in try doc["rounding"].map { (n) throws(RulesError) in try loadRounding(n) } } ?? nil
+        let warehouse = log.attempt { () throws(RulesError) in try doc["warehouse"].map { (n) throws(RulesError) in try loadWarehouse(n) } } ?? nil
+        let zones = loadZoneTable(doc["zones"], log: log)
+        let zoneReader = ZoneReader(table: zones.table, broken: zones.broken)
 
         var serviceability: [ServiceabilityRule] = []
-        if let list = doc["serviceability"] {
-            for (i, entry) in try list.list().enumerated() {
-                serviceability.append(try loadServiceability(entry, index: i, zones: zoneReader))
+        if let list = doc["serviceability"], let entries = log.attempt({ () throws(RulesError) in try list.list() }) {
+            for (i, entry) in entries.enumerated() {
+                if let rule = log.attempt({ () throws(RulesError) in try loadServiceability(entry, index: i, zones: zoneReader) }) { serviceability.append(rule) }
             }
         }
 
-        let tax = try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } ?? TaxPolicy()
+        let tax = log.attempt { () throws(RulesError) in try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } } ?? nil
 
-        let methodsNode = try doc.required("shipping_methods", "a list of shipping methods")
         var methods: [ShippingMethodRule] = []
-        var methodIDs: Set<String> = []
-        for entry in try methodsNode.list() {
-            let method = try MethodLoader(zones: zoneReader, amounts: amounts, warehouse: warehouse).load(entry)
-            guard methodIDs.insert(method.id).inserted else {
-                throw entry.error(.duplicate, "shipping method id '\(method.id)' is used twice; ids must be unique")
+        if let methodsNode = log.attempt({ () throws(RulesError) in try doc.required("shipping_methods", "a list of shipping methods") }),
+           let entries = log.attempt({ () throws(RulesError) in try methodsNode.list() }) {
+            let loader = MethodLoader(zones: zoneReader, amounts: amounts, hasWarehouse: doc.has("warehouse"))
+            var methodIDs: Set<String> = []
+            for entry in entries {
+                log.attempt { () throws(RulesError) in
+                    let method = try loader.load(entry)
+                    guard methodIDs.insert(method.id).inserted else {
+                        throw entry.error(.duplicate, "shipping method id '\(method.id)' is used twice; ids must be unique")
+                    }
+                    methods.append(method)
+                }
             }
-            methods.append(method)
+            if entries.isEmpty { log.record(methodsNode.expected("at least one shipping method")) }
         }
-        guard !methods.isEmpty else { throw methodsNode.expected("at least one shipping method") }
 
-        let onSheetOpened = try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } ?? .quote
-        let labels = try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } ?? RuleSet.Labels()
-        let noMethods = try doc["no_methods_error"].map { (n) throws(RulesError) in
-            try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE")
-        } ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address.")
+        let onSheetOpened = log.attempt { () throws(RulesError) in try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } } ?? nil
+        let labels = log.attempt { () throws(RulesError) in try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } } ?? nil
+        let noMethods = log.attempt { () throws(RulesError) in
+            try doc["no_methods_error"].map { (n) throws(RulesError) in try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE") }
+        } ?? nil
 
-        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened,
-                          currencies: currencies, rounding: rounding, warehouse: warehouse, zones: zones,
-                          serviceability: serviceability, tax: tax, methods: methods, labels: labels, noMethodsError: noMethods)
-        return set.with(warnings: RulesLint(rules: set).warnings())
+        guard !log.hasErrors, let payee, let currencies else { return nil }
+        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
+                          currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
+                          serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
+                          noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."))
+        return set.with(warnings: RulesLint(rules: set).warnings(adding: log.warnings))
     }
 
     private func loadCurrencies(_ node: RulesNode) throws(RulesError) -> [Currency] {
@@ -83,7 +108,7 @@ struct RuleSetLoader {
                                  keys: ["time_zone", "cutoff", "business_days", "holidays", "handling_days"])
         let zoneNode = try m.required("time_zone", "an IANA time zone like America/Los_Angeles")
         let zoneName = try zoneNode.string("an IANA time zone like America/Los_Angeles")
-        guard let timeZone = TimeZone(identifier: zoneName) else { throw zoneNode.expected("an IANA time zone like America/Los_Angeles") }
+        let timeZone = try Self.timeZone(zoneNode, zoneName)
         let cutoff = try m["cutoff"].map { (n) throws(RulesError) in try n.timeOfDay() }
         let businessDays = try m["business_days"].map { (n) throws(RulesError) in try Weekday.set(n) } ?? [1, 2, 3, 4, 5]
         guard !businessDays.isEmpty else { throw m["business_days"]!.expected("at least one business day") }
@@ -93,16 +118,28 @@ struct RuleSetLoader {
         return Warehouse(timeZone: timeZone, cutoffMinutes: cutoff, businessDays: businessDays, holidays: holidays, handlingDays: handling)
     }
 
-    private func loadZoneTable(_ node: RulesNode?) throws(RulesError) -> [String: Zone] {
-        guard let node else { return [:] }
+    /// The named zones, and the ids of entries that failed to load: references to those are not reported again.
+    /// When `zones:` is no list at all, every reference is taken as one to a broken entry (`broken` is nil).
+    private func loadZoneTable(_ node: RulesNode?, log: RulesDiagnostics) -> (table: [String: Zone], broken: Set<String>?) {
+        guard let node else { return ([:], []) }
+        guard let entries = log.attempt({ () throws(RulesError) in try node.list() }) else { return ([:], nil) }
         var table: [String: Zone] = [:]
-        for entry in try node.list() {
-            let zone = try ZoneReader.zone(entry, named: true)
-            guard let id = zone.id else { continue }
-            guard table[id] == nil else { throw entry.error(.duplicate, "zone id '\(id)' is used twice; ids must be unique") }
-            table[id] = zone
+        var broken: Set<String> = []
+        for entry in entries {
+            log.attempt { () throws(RulesError) in
+                let zone: Zone
+                do throws(RulesError) { zone = try ZoneReader.zone(entry, named: true) } catch {
+                    if case .mapping(let pairs, _) = entry.node, case .scalar(let id)? = pairs.first(where: { $0.key.text == "id" })?.value {
+                        broken.insert(id.text)
+                    }
+                    throw error
+                }
+                guard let id = zone.id else { return }
+                guard table[id] == nil else { throw entry.error(.duplicate, "zone id '\(id)' is used twice; ids must be unique") }
+                table[id] = zone
+            }
         }
-        return table
+        return (table, broken)
     }
 
     private func loadServiceability(_ node: RulesNode, index: Int, zones: ZoneReader) throws(RulesError) -> ServiceabilityRule {
@@ -111,6 +148,26 @@ struct RuleSetLoader {
         let conditions = try AddressConditionReader(zones: zones).conditions(when)
         let error = try loadShippingError(try m.required("error", "{code: COUNTRY_NOT_SUPPORTED, message: …}"), defaultCode: nil)
         return ServiceabilityRule(conditions: conditions, error: error, index: index, mark: node.mark)
+    }
+
+    /// An IANA zone. An abbreviation that names a fixed offset (EST) loads with a warning: it keeps
+    /// standard time all summer, an hour off the warehouse's clock, so cutoffs and days shift.
+    private static func timeZone(_ node: RulesNode, _ name: String) throws(RulesError) -> TimeZone {
+        let meant = PlaceCodes.timeZoneAbbreviations[name.uppercased()]
+        guard let zone = TimeZone(identifier: name) else {
+            var message = "expected an IANA time zone like America/Los_Angeles, found \(node.node.shortDescription)"
+            if let meant { message += "; did you mean \(meant)?" }
+            throw node.error(.invalidValue, message)
+        }
+        if !name.contains("/"), !PlaceCodes.universal.contains(name), zone.nextDaylightSavingTimeTransition == nil {
+            let offset = zone.secondsFromGMT()
+            let text = String(format: "UTC%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
+            node.log.warn(RulesWarning(kind: .fixedOffsetTimeZone, file: node.file, mark: node.mark, field: node.path,
+                                       message: "\"\(name)\" is a fixed offset (\(text)) all year, not the warehouse's local time: where daylight "
+                                       + "saving time is kept, cutoffs fall an hour off in summer and quotes can promise delivery a day early; "
+                                       + "write the IANA zone of the warehouse, like \(meant ?? "America/New_York")"))
+        }
+        return zone
     }
 
     private func loadShippingError(_ node: RulesNode, defaultCode: String?) throws(RulesError) -> ShippingError {
@@ -137,9 +194,11 @@ struct RuleSetLoader {
         if let inclusive = m["included_in_prices"] { policy.includedInPrices = try inclusive.bool() }
         var ids: Set<String> = []
         for entry in try m["layers"]?.list() ?? [] {
-            let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
-            guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
-            policy.layers.append(layer)
+            node.log.attempt { () throws(RulesError) in
+                let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
+                guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
+                policy.layers.append(layer)
+            }
         }
         return policy
     }

@@ -5,7 +5,27 @@ import Foundation
 struct RulesNode {
     let node: YAMLNode
     let file: String
-    let path: String
+    /// The path of the list holding this node, with `index`; or the node's own path when `index` is nil.
+    private let base: String
+    private let index: Int?
+    /// Where errors that need not stop the loader are recorded (unknown keys, say).
+    let log: RulesDiagnostics
+
+    init(node: YAMLNode, file: String, path: String, log: RulesDiagnostics) {
+        self.init(node: node, file: file, base: path, index: nil, log: log)
+    }
+
+    private init(node: YAMLNode, file: String, base: String, index: Int?, log: RulesDiagnostics) {
+        self.node = node
+        self.file = file
+        self.base = base
+        self.index = index
+        self.log = log
+    }
+
+    /// The field path, like `shipping_methods[1].price`: made when asked (for a message), since a
+    /// list of 400,000 postal codes should not build 400,000 paths nobody reads.
+    var path: String { index.map { "\(base)[\($0)]" } ?? base }
 
     var mark: SourceMark { node.mark }
 
@@ -29,32 +49,38 @@ struct RulesNode {
     }
 
     func child(_ key: String, _ node: YAMLNode) -> RulesNode {
-        RulesNode(node: node, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+        RulesNode(node: node, file: file, path: path.isEmpty ? key : "\(path).\(key)", log: log)
     }
 
     // MARK: Shapes
 
     /// A mapping whose keys must all be among `keys`: unknown keys are errors, so typos never pass.
+    /// Each unknown key is recorded in the log and left out, so the rest of the mapping is still checked.
     func mapping(_ what: String, keys: Set<String>) throws(RulesError) -> RulesMapping {
-        guard case .mapping(let pairs, _) = node else { throw expected(what) }
+        guard case .mapping(var pairs, _) = node else { throw expected(what) }
+        var misspelt: Set<String> = []
         for pair in pairs where !keys.contains(pair.key.text) {
             var message = "unknown key '\(pair.key.text)'"
             if Self.streetKeys.contains(pair.key.text.lowercased()) {
                 message += "; street lines never reach ShipQuote (the wallet withholds them until the customer pays), "
                     + "so a rule cannot use them: match on postal_codes, cities or states instead"
-            } else if let near = Spelling.nearest(to: pair.key.text, among: keys) { message += "; did you mean '\(near)'?" }
-            else { message += "; expected one of \(keys.sorted().joined(separator: ", "))" }
-            throw RulesError(kind: .unknownKey, file: file, mark: pair.key.mark,
-                             field: path.isEmpty ? pair.key.text : "\(path).\(pair.key.text)", message: message)
+            } else if let near = Spelling.nearest(to: pair.key.text, among: keys) {
+                message += "; did you mean '\(near)'?"
+                misspelt.insert(near)
+            } else { message += "; expected one of \(keys.sorted().joined(separator: ", "))" }
+            log.record(RulesError(kind: .unknownKey, file: file, mark: pair.key.mark,
+                                  field: path.isEmpty ? pair.key.text : "\(path).\(pair.key.text)", message: message))
         }
-        return RulesMapping(owner: self, pairs: pairs)
+        if pairs.contains(where: { !keys.contains($0.key.text) }) { pairs.removeAll { !keys.contains($0.key.text) } }
+        return RulesMapping(owner: self, pairs: pairs, misspelt: misspelt)
     }
 
     /// A list; a single scalar also reads as a list of one, so `states: CA` works like `[CA]`.
     func list() throws(RulesError) -> [RulesNode] {
         switch node {
         case .sequence(let items, _):
-            return items.enumerated().map { RulesNode(node: $1, file: file, path: "\(path)[\($0)]") }
+            let path = self.path
+            return items.enumerated().map { RulesNode(node: $1, file: file, base: path, index: $0, log: log) }
         case .scalar(let s) where !s.isNull:
             return [self]
         default:
@@ -107,12 +133,20 @@ struct RulesNode {
     func rate() throws(RulesError) -> ExactDecimal {
         let what = "a rate like 7.25%"
         var text = try string(what).trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix("%") { text.removeLast(); text = text.trimmingCharacters(in: .whitespaces) }
+        let percentSign = text.hasSuffix("%")
+        if percentSign { text.removeLast(); text = text.trimmingCharacters(in: .whitespaces) }
         guard let value = try? ExactDecimal(parsing: text) else { throw expected(what) }
         guard !value.isNegative, value <= ExactDecimal(100) else {
             throw error(.invalidValue, "expected a rate from 0% to 100%, found \(node.shortDescription)")
         }
         guard value.scale <= 6 else { throw error(.invalidValue, "a rate carries at most 6 decimals, found \(node.shortDescription)") }
+        // 0.0725 is 0.0725 %, most likely a fraction meant as 7.25 %; written 0.0725% it is taken as meant.
+        if !percentSign, value.significand != 0, value < ExactDecimal(significand: 1, scale: 1) {
+            let percent = ExactDecimal(significand: value.significand * 100, scale: value.scale)
+            log.warn(RulesWarning(kind: .tinyRate, file: file, mark: mark, field: path,
+                                  message: "rate \(text) reads as \(text) % (rates are percentages); for \(percent) % write "
+                                  + "\(percent)%, or write \(text)% if \(text) % is meant"))
+        }
         return value
     }
 
@@ -142,6 +176,8 @@ struct RulesNode {
 struct RulesMapping {
     let owner: RulesNode
     let pairs: [(key: YAMLScalar, value: YAMLNode)]
+    /// Known keys an unknown key was taken for a misspelling of (already reported).
+    var misspelt: Set<String> = []
 
     func has(_ key: String) -> Bool { self[key] != nil }
 
@@ -154,8 +190,11 @@ struct RulesMapping {
 
     func required(_ key: String, _ what: String) throws(RulesError) -> RulesNode {
         guard let node = self[key] else {
-            throw RulesError(kind: .missingKey, file: owner.file, mark: owner.mark,
-                             field: owner.path.isEmpty ? key : "\(owner.path).\(key)", message: "missing; expected \(what)")
+            var error = RulesError(kind: .missingKey, file: owner.file, mark: owner.mark,
+                                   field: owner.path.isEmpty ? key : "\(owner.path).\(key)", message: "missing; expected \(what)")
+            // `lable: S` was reported as "did you mean 'label'?"; label's absence is the same mistake.
+            error.followsEarlier = misspelt.contains(key)
+            throw error
         }
         return node
     }

@@ -2,6 +2,8 @@
 /// `city` or `cities`; each takes one value or a list.
 struct ZoneReader {
     let table: [String: Zone]
+    /// Ids of zone entries that failed to load (already reported); nil when the whole `zones:` list did.
+    var broken: Set<String>? = []
 
     static let keys: Set<String> = [
         "id", "country", "countries", "state", "states", "exclude_states", "city", "cities", "exclude_cities",
@@ -13,7 +15,12 @@ struct ZoneReader {
         if case .scalar = node.node {
             let id = try node.string("a zone id")
             guard let zone = table[id] else {
-                let known = table.keys.sorted()
+                if broken?.contains(id) ?? true {
+                    var error = node.error(.unknownReference, "zone '\(id)' could not be loaded")
+                    error.followsEarlier = true
+                    throw error
+                }
+                let known = (Array(table.keys) + (broken ?? [])).sorted()
                 var message = "no zone with id '\(id)'"
                 if let near = Spelling.nearest(to: id, among: Set(known)) { message += "; did you mean '\(near)'?" }
                 else if !known.isEmpty { message += "; zones defined: \(known.joined(separator: ", "))" }
@@ -36,31 +43,20 @@ struct ZoneReader {
         } else if let id = m["id"] {
             throw id.error(.unknownKey, "an inline zone has no id; define it under zones: to name it")
         }
-        zone.countries = try codes(m, "country", "countries", what: "a country code like US")
-        zone.states = try codes(m, "state", "states", what: "a state code like CA")
-        zone.excludeStates = try m["exclude_states"].map { (n) throws(RulesError) in Set(try n.stringList("a state code").map(PlaceName.code)) } ?? []
-        zone.cities = try names(m, "city", "cities")
+        zone.countries = try either(m, "country", "countries").map { (n) throws(RulesError) in try n.countryCodes() }
+        zone.states = try either(m, "state", "states").map { (n) throws(RulesError) in try n.subdivisionCodes() }
+        zone.excludeStates = try m["exclude_states"].map { (n) throws(RulesError) in try n.subdivisionCodes() } ?? []
+        zone.cities = try either(m, "city", "cities").map { (n) throws(RulesError) in Set(try n.stringList("a city name").map(PlaceName.fold)) }
         zone.excludeCities = try m["exclude_cities"].map { (n) throws(RulesError) in Set(try n.stringList("a city").map(PlaceName.fold)) } ?? []
         zone.postalCodes = try m["postal_codes"].map { (n) throws(RulesError) in try postalPatterns(n) }
         zone.excludePostalCodes = try m["exclude_postal_codes"].map { (n) throws(RulesError) in try postalPatterns(n) } ?? []
-        if let countries = zone.countries {
-            for code in countries where code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
-                throw (m["country"] ?? m["countries"])!.expected("ISO 3166-1 alpha-2 country codes like US")
-            }
-        }
         return zone
     }
 
-    private static func codes(_ m: RulesMapping, _ one: String, _ many: String, what: String) throws(RulesError) -> Set<String>? {
+    /// The value of `one` or of `many` (`country` or `countries`), not both.
+    private static func either(_ m: RulesMapping, _ one: String, _ many: String) throws(RulesError) -> RulesNode? {
         if let a = m[one], m.has(many) { throw a.error(.invalidValue, "give either \(one) or \(many), not both") }
-        guard let node = m[one] ?? m[many] else { return nil }
-        return Set(try node.stringList(what).map(PlaceName.code))
-    }
-
-    private static func names(_ m: RulesMapping, _ one: String, _ many: String) throws(RulesError) -> Set<String>? {
-        if let a = m[one], m.has(many) { throw a.error(.invalidValue, "give either \(one) or \(many), not both") }
-        guard let node = m[one] ?? m[many] else { return nil }
-        return Set(try node.stringList("a city name").map(PlaceName.fold))
+        return m[one] ?? m[many]
     }
 
     static func postalPatterns(_ node: RulesNode) throws(RulesError) -> [PostalPattern] {
@@ -86,15 +82,14 @@ struct AddressConditionReader {
     func conditions(_ node: RulesNode) throws(RulesError) -> [AddressCondition] {
         let m = try node.mapping("conditions like {country_not_in: [US]}", keys: Self.keys)
         var result: [AddressCondition] = []
-        func codes(_ n: RulesNode) throws(RulesError) -> Set<String> { Set(try n.stringList("a code").map(PlaceName.code)) }
         // Walk in file order so the trace reads as the merchant wrote it.
         for key in RuleSetLoader.keys(of: node) {
             guard let n = m[key] else { continue }
             switch key {
-            case "country", "country_in": result.append(.countryIn(try codes(n)))
-            case "country_not_in": result.append(.countryNotIn(try codes(n)))
-            case "state", "state_in": result.append(.stateIn(try codes(n)))
-            case "state_not_in": result.append(.stateNotIn(try codes(n)))
+            case "country", "country_in": result.append(.countryIn(try n.countryCodes()))
+            case "country_not_in": result.append(.countryNotIn(try n.countryCodes()))
+            case "state", "state_in": result.append(.stateIn(try n.subdivisionCodes()))
+            case "state_not_in": result.append(.stateNotIn(try n.subdivisionCodes()))
             case "city_in": result.append(.cityIn(Set(try n.stringList("a city").map(PlaceName.fold))))
             case "city_not_in": result.append(.cityNotIn(Set(try n.stringList("a city").map(PlaceName.fold))))
             case "postal_code_matching": result.append(.postalCodeMatching(try ZoneReader.postalPatterns(n)))
@@ -116,10 +111,12 @@ struct AddressConditionReader {
 /// Reads amounts against the rule set's currencies: a plain `5.00` when it prices one
 /// currency, a map `{USD: 5.00, EUR: 4.50}` covering every currency otherwise.
 struct AmountReader {
-    let currencies: [Currency]
+    /// Nil when the rules' currencies could not be read (already reported): amounts are then not checked.
+    let currencies: [Currency]?
 
     func amount(_ node: RulesNode) throws(RulesError) -> PriceAmount {
         var result: [String: Int64] = [:]
+        guard let currencies else { return PriceAmount(minorUnitsByCurrency: [:]) }
         if case .mapping = node.node {
             let codes = Set(currencies.map(\.code))
             let m = try node.mapping("amounts per currency like {USD: 5.00}", keys: codes)

@@ -17,8 +17,11 @@ struct Zone: Sendable {
     /// Folded city names (see `PlaceName.fold`).
     var cities: Set<String>?
     var excludeCities: Set<String> = []
-    var postalCodes: [PostalPattern]?
-    var excludePostalCodes: [PostalPattern] = []
+    var postalCodes: [PostalPattern]? { didSet { postalMatch = postalCodes.map(PostalMatch.init) } }
+    var excludePostalCodes: [PostalPattern] = [] { didSet { excludePostalMatch = PostalMatch(excludePostalCodes) } }
+    /// The two lists above, compiled for matching.
+    private var postalMatch: PostalMatch?
+    private var excludePostalMatch = PostalMatch([])
 
     /// Why the zone does not hold the address, or nil when it does.
     func mismatch(_ address: ResolvedAddress) -> String? {
@@ -38,8 +41,8 @@ struct Zone: Sendable {
         }
         if postalCodes != nil || !excludePostalCodes.isEmpty {
             guard let code = address.postalCode, let raw = address.rawPostalCode else { return "no postal code in the address" }
-            if let postalCodes, !postalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return "postal code not listed" }
-            if excludePostalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return "postal code excluded" }
+            if let postalMatch, !postalMatch.matches(normalized: code, raw: raw) { return "postal code not listed" }
+            if excludePostalMatch.matches(normalized: code, raw: raw) { return "postal code excluded" }
         }
         return nil
     }
@@ -61,13 +64,36 @@ struct Zone: Sendable {
         }
         if postalCodes != nil || !excludePostalCodes.isEmpty {
             guard let code = address.postalCode, let raw = address.rawPostalCode else { return false }
-            if let postalCodes, !postalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return false }
-            if excludePostalCodes.contains(where: { $0.matches(normalized: code, raw: raw) }) { return false }
+            if let postalMatch, !postalMatch.matches(normalized: code, raw: raw) { return false }
+            if excludePostalMatch.matches(normalized: code, raw: raw) { return false }
         }
         return true
     }
 
     var name: String { id ?? "inline zone" }
+}
+
+/// A list of postal patterns as a quote asks it: a merchant's ZIP table of 40,000 exact codes is
+/// one hash lookup, not 40,000 comparisons. Short lists (most zones) are walked as written.
+struct PostalMatch: Sendable {
+    private let exact: Set<String>
+    private let others: [PostalPattern]
+
+    init(_ patterns: [PostalPattern]) {
+        guard patterns.count > 8 else { exact = []; others = patterns; return }
+        var exact = Set<String>(minimumCapacity: patterns.count)
+        var others: [PostalPattern] = []
+        for pattern in patterns {
+            if case .exact(let code) = pattern { exact.insert(code) } else { others.append(pattern) }
+        }
+        self.exact = exact
+        self.others = others
+    }
+
+    func matches(normalized code: String, raw: String) -> Bool {
+        if !exact.isEmpty, exact.contains(code) { return true }
+        return others.contains { $0.matches(normalized: code, raw: raw) }
+    }
 }
 
 /// An address normalized once per quote, so that matching many rules does not fold strings again.
