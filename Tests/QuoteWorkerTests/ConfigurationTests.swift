@@ -28,6 +28,21 @@ import Testing
         #expect(s.kafka["statistics.interval.ms"] == nil, "no listener: nobody reads statistics")
     }
 
+    @Test func staticMembershipIsOffUnlessAnInstanceIdIsGiven() throws {
+        let dynamic = try ConfigurationResolver.resolve(ConfigurationSources(environment: Self.minimal))
+        #expect(dynamic.kafka["group.instance.id"] == nil)
+        var env = Self.minimal
+        env["SHIPQUOTE_GROUP_INSTANCE_ID"] = "shipquote-0"
+        let fromPod = try ConfigurationResolver.resolve(ConfigurationSources(environment: env))
+        #expect(fromPod.kafka["group.instance.id"] == "shipquote-0")
+        #expect(fromPod.printed.contains("kafka.group.instance.id=shipquote-0  # environment SHIPQUOTE_GROUP_INSTANCE_ID"))
+        let flag = try ConfigurationResolver.resolve(ConfigurationSources(
+            flags: ["group-instance-id": "w-2"], kafkaAssignments: ["group.instance.id=x"], environment: env))
+        #expect(flag.kafka["group.instance.id"] == "w-2")
+        // A consumer-only property: the producer never sees it.
+        #expect(flag.workerConfiguration.producerKafka["group.instance.id"] == nil)
+    }
+
     @Test func flagsBeatEnvironmentBeatConfigFileBeatDefaults() throws {
         let config = try Self.file("""
         # every level sets log-level; only some set the others

@@ -5,8 +5,9 @@ import ShippingRules
 import Synchronization
 import Testing
 
-/// CONTRACT's sequence check with separate worker processes on `shipquote broker`: three workers
-/// in one group, one killed with SIGKILL mid-stream and restarted, another joining late.
+/// CONTRACT's sequence check with separate worker processes on `shipquote broker`, with the
+/// product's default group timings: three workers in one group, one killed with SIGKILL mid-stream
+/// and restarted, another joining late.
 @Suite struct WorkerGroupTests {
     /// A `shipquote run` process whose stderr (JSON log lines) is read as it comes, so the pipe never fills.
     final class WorkerProcess: @unchecked Sendable {
@@ -18,8 +19,8 @@ import Testing
         init(bootstrap: String) throws {
             let (process, _, err) = try Binary.start([
                 "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules, "--log-level", "debug",
-                "--default-ttl", "0", "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000",
-                "-X", "heartbeat.interval.ms=500", "-X", "statistics.interval.ms=0",
+                // The product's group timings (no session or heartbeat flags): what a user runs.
+                "--default-ttl", "0", "-X", "fetch.wait.max.ms=5", "-X", "statistics.interval.ms=0",
             ])
             self.process = process
             let handle = err.fileHandleForReading

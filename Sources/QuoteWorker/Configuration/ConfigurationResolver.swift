@@ -6,7 +6,7 @@ import QuoteContract
 /// Turns flags, `SHIPQUOTE_*` environment variables and a config file into the settings the
 /// worker runs with. Precedence, highest first: flags (`-X` for librdkafka), environment
 /// (`SHIPQUOTE_KAFKA_*`), config file (`kafka.*` keys, then the `--kafka-properties` file), defaults.
-/// Within one level a dedicated setting (`bootstrap-servers`, `group`) beats the pass-through property.
+/// Within one level a dedicated setting (`bootstrap-servers`, `group`, `group-instance-id`) beats the pass-through property.
 public enum ConfigurationResolver {
     struct Chosen {
         var value: String
@@ -71,7 +71,8 @@ public enum ConfigurationResolver {
                 offerKafka(entry.key, Chosen(value: entry.value, source: .file(path: chosen.value, line: entry.line)))
             }
         }
-        for (setting, property) in [(Setting.bootstrapServers, "bootstrap.servers"), (Setting.group, "group.id")] {
+        for (setting, property) in [(Setting.bootstrapServers, "bootstrap.servers"), (Setting.group, "group.id"),
+                                    (Setting.groupInstanceID, "group.instance.id")] {
             if var chosen = settings[setting.name], !chosen.value.isEmpty {
                 chosen.tiebreak = 2
                 offerKafka(property, chosen)

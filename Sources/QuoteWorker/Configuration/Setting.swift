@@ -24,6 +24,11 @@ public struct Setting: Sendable, Hashable {
     public static let rules = Setting("rules", "PATH", "a rules file, or a directory with one file per merchant")
     public static let bootstrapServers = Setting("bootstrap-servers", "LIST", "Kafka brokers (librdkafka bootstrap.servers)")
     public static let group = Setting("group", "ID", "consumer group (librdkafka group.id)", default: WorkerDefaults.groupID)
+    /// Static membership. A worker restarted within session.timeout.ms keeps its partitions without a
+    /// rebalance; a crashed one leaves them unanswered until the timeout. One id per worker, stable
+    /// across restarts (a StatefulSet's pod name), never shared by two running workers.
+    public static let groupInstanceID = Setting("group-instance-id", "ID",
+                                                "static group membership (librdkafka group.instance.id), e.g. the pod name; unset: dynamic")
     public static let kafkaProperties = Setting("kafka-properties", "FILE", "librdkafka properties file (key=value lines)")
     public static let inputTopic = Setting("input-topic", "NAME", "address-change events", default: Topics.defaultAddressChanged)
     public static let replyTopic = Setting("reply-topic", "NAME", "quote replies", default: Topics.defaultQuoteReplies)
@@ -40,7 +45,7 @@ public struct Setting: Sendable, Hashable {
 
     /// Every setting, in the order `--help` and `--print-config` show them.
     public static let all: [Setting] = [
-        .config, .rules, .bootstrapServers, .group, .kafkaProperties, .inputTopic, .replyTopic, .dlqTopic, .stateTopic,
+        .config, .rules, .bootstrapServers, .group, .groupInstanceID, .kafkaProperties, .inputTopic, .replyTopic, .dlqTopic, .stateTopic,
         .defaultTTL, .shutdownGrace, .sessionIdleTimeout, .maxBatch, .logLevel, .metricsListen, .healthStaleAfter, .statisticsInterval,
     ]
 
