@@ -3,6 +3,7 @@ import Kafka
 
 /// librdkafka's mock cluster: real Kafka protocol over TCP on 127.0.0.1, with consumer groups,
 /// idempotence and fault injection, inside this process. For demos, tests and benchmarks.
+/// Sendable: its state is immutable after init, and librdkafka's mock calls lock the cluster themselves.
 public final class EmbeddedKafkaCluster: @unchecked Sendable {
     /// The client handle the cluster lives in (librdkafka's design); ours, destroyed after the cluster.
     private let owner: OpaquePointer

@@ -7,6 +7,9 @@ import Synchronization
 /// thread. The reader is not in a consumer group: it reads every partition of the reply topic from
 /// where it stood when started, so no reply produced after that is missed while a group would
 /// still be joining.
+///
+/// Sendable: its stored properties are immutable references to thread-safe clients (librdkafka's
+/// producer; the reader is polled only by the reader thread this object starts) and atomics.
 final class GatewayClients: @unchecked Sendable {
     let producer: KafkaProducer
     private let reader: KafkaConsumer

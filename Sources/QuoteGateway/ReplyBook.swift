@@ -5,6 +5,8 @@ import QuoteContract
 /// The replies received and the newest sequence sent, per session, and the callers waiting.
 /// Latest wins here too: a reply to a sequence older than the newest sent is never handed out,
 /// and a wait for an older sequence ends `superseded` as soon as a newer one is sent.
+///
+/// Sendable because its one mutable store, `sessions`, is only touched under `lock`.
 final class ReplyBook: @unchecked Sendable {
     typealias Outcome = Result<QuoteGateway.Answer, GatewayError>
 

@@ -2,6 +2,8 @@ import CRdKafka
 
 /// What a client's C callbacks reach through librdkafka's opaque pointer. The client object keeps
 /// it alive for as long as the `rd_kafka_t` exists (it is released only after `rd_kafka_destroy`).
+/// Sendable: librdkafka calls it from its own threads; its closures are Sendable, and
+/// `onStatistics` is set once, before the client exists.
 class ClientCallbacks: @unchecked Sendable {
     let log: KafkaLogSink?
     /// Errors librdkafka reports outside any call (brokers down, fatal idempotence errors).

@@ -4,7 +4,9 @@ import Foundation
 /// A member of a consumer group, or a reader of partitions assigned by hand. The configuration is
 /// taken as given: what to commit, where a new group starts and which assignor to use are the
 /// caller's policy (librdkafka's defaults apply to whatever it leaves unset).
-/// Not thread-safe: one thread polls, commits and closes; the rebalance handler runs on that thread.
+/// Confined to one thread, which polls, commits and closes (the rebalance handler runs on it
+/// too). Sendable only for `wakeUp` and `unsubscribe`, the two calls documented as safe from any
+/// thread (librdkafka hands both to its own threads).
 public final class KafkaConsumer: @unchecked Sendable {
     private let rk: OpaquePointer
     private let callbacks: ConsumerCallbacks
@@ -231,6 +233,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 }
 
+/// `onRebalance` is not Sendable: librdkafka calls it only from inside `poll`, on the polling thread.
 final class ConsumerCallbacks: ClientCallbacks, @unchecked Sendable {
     let onRebalance: (KafkaRebalanceEvent) -> Void
 

@@ -4,6 +4,8 @@ import Synchronization
 
 /// An idempotent producer: records of one partition are written once and in order, even when
 /// librdkafka retries. Delivery reports arrive on the producer's own polling thread.
+/// Sendable: librdkafka's producer calls are thread-safe, and the Swift state (`pollLoop`,
+/// `closeOnce`) is atomic or under its mutex.
 public final class KafkaProducer: @unchecked Sendable {
     private let rk: OpaquePointer
     private let callbacks: ClientCallbacks

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the worker reads the time. Injected, so that tests decide what "now" is.
 public protocol Clock: Sendable {
@@ -12,13 +13,12 @@ public struct SystemClock: Clock {
 }
 
 /// A clock that says what it is told; for tests and replays.
-public final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: Clock {
+    private let current: Mutex<Date>
 
-    public init(_ start: Date) { current = start }
+    public init(_ start: Date) { current = Mutex(start) }
 
-    public func now() -> Date { lock.withLock { current } }
-    public func set(_ date: Date) { lock.withLock { current = date } }
-    public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    public func now() -> Date { current.withLock { $0 } }
+    public func set(_ date: Date) { current.withLock { $0 = date } }
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }

@@ -54,7 +54,8 @@ public final class Worker: Sendable {
     public var assignedPartitions: [KafkaTopicPartition] { control.assignment }
 }
 
-/// Holds the loop for the worker: only the thread inside `run` touches it.
+/// Holds the loop for the worker: only the thread inside `run` touches it, and `WorkerLoop.run`
+/// refuses a second entry.
 private struct Confined<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
