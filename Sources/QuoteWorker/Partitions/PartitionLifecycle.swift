@@ -6,7 +6,9 @@ import Kafka
 /// its sequence state is restored a step per loop turn, so no rebalance callback waits for a
 /// restore; only an active partition is fetched, and only while the fetch throttle allows.
 /// Records that still reach the loop for a partition that is not active (fetched before the pause
-/// took hold) are held, in order, and handed back once it is.
+/// took hold) are held, in order, and handed back once it is. If the consumer then fetches them
+/// again (it resumes from the committed offset when the pause saved no position), the copies are
+/// dropped: within one assignment a partition's records are admitted once, in offset order.
 ///
 /// A value confined to the loop's thread.
 public struct PartitionLifecycle: Sendable {
@@ -19,6 +21,8 @@ public struct PartitionLifecycle: Sendable {
     /// What the consumer was last told: the partitions it has paused.
     public private(set) var paused: Set<KafkaTopicPartition> = []
     private var held: [KafkaTopicPartition: [KafkaMessage]] = [:]
+    /// The offset after the last record admitted or held, per partition.
+    private var next: [KafkaTopicPartition: Int64] = [:]
 
     public init() {}
 
@@ -47,18 +51,23 @@ public struct PartitionLifecycle: Sendable {
         for tp in partitions {
             phases[tp] = nil
             held[tp] = nil
+            next[tp] = nil
         }
         paused.subtract(partitions)
     }
 
     /// Splits a fetched batch: records of active partitions are returned to be processed, those of
     /// restoring partitions are held, those of partitions no longer owned are dropped (their next
-    /// owner reads them from the last commit).
+    /// owner reads them from the last commit), and so are records seen already.
     public mutating func admit(_ batch: [KafkaMessage]) -> [KafkaMessage] {
         var ready: [KafkaMessage] = []
         ready.reserveCapacity(batch.count)
         for message in batch {
             let tp = message.topicPartition
+            if phases[tp] != nil {
+                if message.offset < next[tp] ?? .min { continue }
+                next[tp] = message.offset + 1
+            }
             switch phases[tp] {
             case .active?: ready.append(message)
             case .restoring?: held[tp, default: []].append(message)

@@ -14,8 +14,9 @@ final class WorkerLoop {
     private let consumer: KafkaConsumer
     private let producer: KafkaProducer
     private let takeovers: TakeoverReader
-    /// Assigned partitions whose takeover read is still to begin (on the next turn, not in the callback).
-    private var takeoverDue = false
+    /// Set on assignment: the takeover read is still to begin (on a turn of the loop, not in the
+    /// callback), and must have begun by this instant.
+    private var takeoverDue: ContinuousClock.Instant?
     private var processor: EventProcessor
     private let pipeline: DeliveryPipeline
     private var partitions = PartitionLifecycle()
@@ -129,14 +130,14 @@ final class WorkerLoop {
         case .assigned(let assigned):
             partitions.assigned(assigned)
             consumer.pause(assigned)  // until the takeover read is done
-            takeoverDue = !assigned.isEmpty
+            takeoverDue = assigned.isEmpty ? nil : .now + configuration.restoreTimeout
             logger.info("partitions assigned", ["partitions": .text(assigned.map(\.description).joined(separator: ","))])
         case .revoked(let revoked):
             // Finish what this worker started on them, so the next owner starts after it.
             drain(Set(revoked), within: configuration.shutdownGrace)
             commit(Set(revoked))
             takeovers.cancel()
-            takeoverDue = false
+            takeoverDue = nil
             pipeline.forget(revoked)
             processor.forget(revoked)
             partitions.revoked(revoked)
@@ -150,15 +151,23 @@ final class WorkerLoop {
     /// One bounded step of the takeover read (begun on the first turn after the assignment); once
     /// every restoring partition is read, they are resumed and the records held meanwhile handled.
     private func continueRestore() {
-        do {
-            let restoring = partitions.restoring
-            if takeoverDue {
-                takeoverDue = false
+        let restoring = partitions.restoring
+        if let deadline = takeoverDue {
+            do {
                 let committed = try consumer.committed(restoring)
                 try takeovers.begin(restoring.map(\.partition),
                                     committed: Dictionary(uniqueKeysWithValues: committed.map { ($0.key.partition, $0.value) }),
                                     timeout: configuration.restoreTimeout)
+                takeoverDue = nil
+            } catch where ContinuousClock.now < deadline {
+                // A coordinator or leader moving: asked again on the next turn.
+                logger.warning("takeover read not begun; will retry", ["code": .text(error.name), "detail": .text(error.message)])
+                return
+            } catch {
+                return fail(error, "sequence state could not be read")
             }
+        }
+        do {
             guard let done = try takeovers.step(waitMs: Int32(min(configuration.pollTimeoutMs, 20))) else { return }
             for tp in restoring {
                 processor.restore(tp, done.sessions[tp.partition] ?? [:], replay: done.replay[tp.partition])
@@ -169,10 +178,14 @@ final class WorkerLoop {
                 "milliseconds": .number(WorkerFailure.milliseconds(done.took))])
             handle(partitions.restored(restoring))
         } catch {
-            // Answering without the state could publish an old answer over a newer one: stop instead.
-            control.fail(error)
-            logger.error("sequence state could not be restored", ["detail": .text("\(error)")])
+            fail(error, "sequence state could not be restored")
         }
+    }
+
+    /// Answering without the state could publish an old answer over a newer one: stop instead.
+    private func fail(_ error: any Error, _ message: String) {
+        control.fail(error)
+        logger.error(message, ["detail": .text("\(error)")])
     }
 
     // MARK: - Offsets, expiry, shutdown

@@ -34,6 +34,26 @@ import Testing
         #expect(change.resume == [Self.p0, Self.p1] && change.pause.isEmpty)
     }
 
+    @Test func recordsFetchedAgainAfterTheyWereHeldAreAdmittedOnce() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0])
+        #expect(life.admit([Self.message(Self.p0, 5), Self.message(Self.p0, 6)]).isEmpty)
+        #expect(life.restored([Self.p0]).map(\.offset) == [5, 6])
+        // Resumed from the committed offset: 5 and 6 come again, then 7.
+        #expect(life.admit([Self.message(Self.p0, 5), Self.message(Self.p0, 6), Self.message(Self.p0, 7)]).map(\.offset) == [7])
+    }
+
+    @Test func aReassignedPartitionStartsAfresh() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0])
+        _ = life.restored([Self.p0])
+        _ = life.admit([Self.message(Self.p0, 9)])
+        life.revoked([Self.p0])
+        life.assigned([Self.p0])
+        _ = life.restored([Self.p0])
+        #expect(life.admit([Self.message(Self.p0, 3)]).map(\.offset) == [3])
+    }
+
     @Test func recordsOfAPartitionNoLongerOwnedAreDropped() {
         var life = PartitionLifecycle()
         life.assigned([Self.p0])
