@@ -82,6 +82,7 @@ enum ContractDocument {
             "session_id length": Int64(EventLimits.maxSessionIDLength), "event_id length": Int64(EventLimits.maxEventIDLength),
             "cart items": Int64(EventLimits.maxItems), "cart discounts": Int64(EventLimits.maxDiscounts),
             "item quantity": EventLimits.maxQuantity, "item weight": EventLimits.maxWeightGrams,
+            "line amount": Money.maxMinorUnits,
         ]
         var documented: [String: Int64] = [:]
         for row in try ContractDocument.table(under: "Limits") {

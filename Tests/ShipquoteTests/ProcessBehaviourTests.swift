@@ -48,6 +48,16 @@ import Testing
         #expect(last["exit_code"] as? Int == 1)
     }
 
+    /// `--create-topics` with no broker: the admin client's librdkafka lines are JSON too, and the
+    /// time-out is a runtime failure (about 30 s: the admin request's own time limit).
+    @Test func topicsThatCannotBeCreatedAreARuntimeFailureInJSON() throws {
+        let result = try Binary.run(["run", "--bootstrap-servers", "127.0.0.1:1", "--create-topics"] + Self.rules, timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\"msg\":\"librdkafka\""), "the admin client's connection errors are logged")
+        #expect(Self.nonJSONLines(result.stderr) == [])
+        #expect(Self.lastLog(result.stderr)?["msg"] as? String == "topics could not be created")
+    }
+
     /// Readiness falls in the signal handler, before the loop notices the stop; the whole run,
     /// start to stop, writes nothing to stderr but JSON lines.
     @Test func readinessAnswers503AtOnceAfterSIGTERM() throws {

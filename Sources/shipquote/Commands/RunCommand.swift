@@ -36,7 +36,8 @@ enum RunCommand {
         }
         if a.has("--create-topics") {
             do {
-                try createTopics(settings, partitions: try a.int("--partitions") ?? 8, replication: try a.int("--replication-factor") ?? 3)
+                try createTopics(settings, partitions: try a.int("--partitions") ?? 8, replication: try a.int("--replication-factor") ?? 3,
+                                 log: logger.kafkaLogSink)
             } catch let error as Arguments.UsageError {
                 exit(logger, "usage error", error, ExitCode.usage)
             } catch {
@@ -94,8 +95,8 @@ enum RunCommand {
         Foundation.exit(code)
     }
 
-    static func createTopics(_ settings: RunSettings, partitions: Int, replication: Int) throws {
+    static func createTopics(_ settings: RunSettings, partitions: Int, replication: Int, log: KafkaLogSink?) throws {
         try KafkaTopicAdmin.createTopics(TopicLayout.specs(settings.topics, partitions: partitions, replicationFactor: replication),
-                                    configuration: settings.kafka)
+                                         configuration: settings.kafka, log: log)
     }
 }
