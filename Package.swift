@@ -49,10 +49,11 @@ let package = Package(
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "ShippingRules", "Benchmarking"]),
-        // The documents beside the code (JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
-        .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "ShippingRules", "CYAML"]),
+        // The documents beside the code (docs/contract.md, JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
+        .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "QuoteWorker", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting"]),
-        // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat).
-        .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka", "QuoteContract", "ShippingRules"]),
+        // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat, exit codes);
+        // the gateway library beside it, for where its records land.
+        .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka", "QuoteContract", "QuoteGateway", "ShippingRules"]),
     ]
 )

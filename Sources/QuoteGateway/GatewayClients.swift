@@ -20,6 +20,7 @@ final class GatewayClients: @unchecked Sendable {
          onError: @escaping @Sendable (KafkaError) -> Void) throws(KafkaError) {
         var producerConfig = configuration.kafka.scoped(to: .producer)
         producerConfig.setDefault("linger.ms", "1")  // a customer is waiting: send at once
+        producerConfig.setDefault(KeyPartitioning.property, KeyPartitioning.librdkafkaName)  // the contract's partitioner, as Java's
         producer = try KafkaProducer(configuration: producerConfig, log: log, onError: onError)
         var readerConfig = configuration.kafka.scoped(to: .consumer)
         // librdkafka needs a group id even for a manual assignment; this one is never joined or committed.

@@ -1,21 +1,29 @@
 import Foundation
+import Kafka
 
 let usage = """
 usage: shipquote <command> [flags]
+       shipquote --version | --help
 
-  demo                      the whole path on an embedded broker: a scripted checkout, each event and its reply
   run                       the production worker (--bootstrap-servers HOST:PORT --rules FILE|DIR [-X key=value ...])
-  broker                    the embedded broker as a process; prints its bootstrap address first
   send                      produce one event and print its reply (--bootstrap-servers ... --event FILE)
+  demo                      the whole path on an embedded broker: a scripted checkout, each event and its reply
+  broker                    the embedded broker as a process; prints its bootstrap address first
   rules check FILE|DIR      validate rules files; errors name file, line, column and field
+  rules explain FILE        the quote for one address and cart, with the trace of how each line came about
+  rules test FILE CASES     run golden cases against a rule set
   bench [e2e]               end-to-end events/s and latency through Kafka, against an echo worker (--compare)
+  bench stages              the worker's CPU per event without Kafka: scan, build, quote, encode
+  bench sessions            memory per tracked session
   bench rules FILE          quotes per second for a rule set on one thread (--generated: 1,000 zones, 50 methods)
+  bench takeover            how long a new owner of a partition takes before it answers
 
 Run `shipquote <command> --help` for a command's flags.
+Exit codes: 0 success, 1 runtime failure, 2 usage error, 78 configuration error.
 """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first else { Output.line(usage); exit(2) }
+guard let command = arguments.first else { Output.fail("no command given\n\n\(usage)") }
 arguments.removeFirst()
 
 do {
@@ -27,8 +35,13 @@ do {
     case "rules": try RulesCommand.run(arguments)
     case "bench": try BenchCommand.run(arguments)
     case "help", "--help", "-h": Output.line(usage)
+    case "version", "--version", "-V": Output.line(ShipQuoteVersion.text)
     default: Output.fail("unknown command \(command)\n\n\(usage)")
     }
-} catch {
+} catch let error as Arguments.UsageError {
     Output.fail("\(error)")
+} catch let error as KafkaError where error.name == "_INVALID_ARG" {
+    Output.fail("invalid configuration: \(error)", exitCode: ExitCode.configuration)
+} catch {
+    Output.fail("\(error)", exitCode: ExitCode.failure)
 }

@@ -24,15 +24,11 @@ import Testing
         }
     }
 
-    static let contractFile = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/CONTRACT.md")
-
-    /// CONTRACT.md lives beside the repository (`../shared`) where the team works; elsewhere there is nothing to compare.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: contractFile.path)))
-    func theContractExampleEventIsCONTRACTmdVerbatim() throws {
-        let contract = try String(contentsOf: Self.contractFile, encoding: .utf8)
+    /// The contract document's example event is the example file, member for member.
+    @Test func theContractDocumentsExampleEventIsTheExampleFile() throws {
         let example = try Repository.text("examples/events/contract-example.json")
-        // The first json block of CONTRACT.md is the event.
-        let block = try #require(contract.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        // The first json block of docs/contract.md is the event.
+        let block = try #require(ContractDocument.jsonBlocks().first)
         #expect(try JSONReader().read(block) == JSONReader().read(example))
     }
 
@@ -83,7 +79,7 @@ import Testing
             #expect(Self.replySchema.validate(try JSONReader().read(bytes)) == [], "\(file)")
             #expect(throws: Never.self, "\(file)") { try QuoteReply.decode(bytes) }
         }
-        // CONTRACT.md's example reply: 53.94 for the example cart in Cupertino.
+        // docs/contract.md's example event: 53.94 for the example cart in Cupertino.
         #expect(String(decoding: expected["contract-example"]!, as: UTF8.self).contains(#""value":"53.94""#))
     }
 

@@ -89,11 +89,11 @@ final class WorkerProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var collected = Data()
 
-    init(bootstrap: String) throws {
+    init(bootstrap: String, extra: [String] = []) throws {
         let (process, _, err) = try Binary.start([
             "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules, "--shutdown-grace", "10",
             "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
-        ])
+        ] + extra)
         self.process = process
         err.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData

@@ -8,12 +8,22 @@ public enum KafkaTopicAdmin {
         try makeProducerHandle(configuration.scoped(to: .producer))
     }
 
+    /// A handle whose log lines go to `callbacks`' sink (librdkafka prints them itself without one);
+    /// the caller keeps `callbacks` alive until the handle is destroyed.
+    private static func handle(_ configuration: KafkaConfiguration, callbacks: ClientCallbacks) throws(KafkaError) -> OpaquePointer {
+        let conf = try makeNativeConfiguration(configuration.scoped(to: .producer))
+        callbacks.install(on: conf)
+        return try makeClient(RD_KAFKA_PRODUCER, conf: conf)
+    }
+
     /// Creates the topics that do not exist yet; a topic that already exists is left as it is.
+    /// `log` takes librdkafka's log lines (as a worker's clients pass them on).
     public static func createTopics(_ topics: [KafkaTopicSpec], configuration: KafkaConfiguration,
-                                    timeoutMs: Int32 = 30_000) throws(KafkaError) {
+                                    timeoutMs: Int32 = 30_000, log: KafkaLogSink? = nil) throws(KafkaError) {
         guard !topics.isEmpty else { return }
-        let rk = try handle(configuration)
-        defer { rd_kafka_destroy(rk) }
+        let callbacks = ClientCallbacks(log: log, onError: nil)
+        let rk = try log == nil ? handle(configuration) : handle(configuration, callbacks: callbacks)
+        defer { withExtendedLifetime(callbacks) { rd_kafka_destroy(rk) } }
         var errstr = [CChar](repeating: 0, count: 512)
         var newTopics: [OpaquePointer?] = []
         defer { for t in newTopics { rd_kafka_NewTopic_destroy(t) } }

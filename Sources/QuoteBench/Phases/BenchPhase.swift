@@ -106,6 +106,7 @@ struct BenchPhase {
     static func generatorKafka(_ kafka: KafkaConfiguration) -> KafkaConfiguration {
         var c = kafka.producerOnly
         c.setDefault("linger.ms", "1")
+        c.setDefault(KeyPartitioning.property, KeyPartitioning.librdkafkaName)
         return c
     }
 }

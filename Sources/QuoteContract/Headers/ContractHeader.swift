@@ -1,4 +1,4 @@
-/// Kafka header names of CONTRACT.md. Names are lower case, values UTF-8.
+/// Kafka header names of the wire contract (docs/contract.md). Names are lower case, values UTF-8.
 public enum ContractHeader {
     /// On every reply, with the value `applicationJSON`.
     public static let contentType = "content-type"

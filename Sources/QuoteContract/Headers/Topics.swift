@@ -1,4 +1,4 @@
-/// The four topics of CONTRACT.md; the defaults are the contract's names, each can be overridden.
+/// The four topics of the wire contract (docs/contract.md); the defaults are its names, each can be overridden.
 public struct Topics: Sendable, Hashable {
     /// Input: address-change events keyed by session id.
     public var addressChanged: String

@@ -35,5 +35,6 @@ public enum WorkerDefaults {
     public static let producerProperties: [(key: String, value: String, why: String)] = [
         ("linger.ms", "1", "a latency-bound service: replies should not wait for company"),
         ("message.max.bytes", "2097152", "a dead letter carries the original event (up to 1 MiB) plus headers"),
+        ("partitioner", "murmur2_random", "replies land where Java's partitioner puts their key (docs/contract.md); state records name their partition"),
     ]
 }

@@ -16,8 +16,8 @@ enum BrokerCommand {
 
     static func run(_ args: [String]) throws {
         ProcessSignals.hold()
+        if Output.wantsHelp(args) { Output.help(help) }
         let a = try Arguments(args, valued: ["--brokers", "--partitions", "--topic"], flags: ["--help"])
-        if a.has("--help") { return Output.line(help) }
         let brokers = try a.int("--brokers") ?? 1
         guard brokers >= 1 else { Output.fail("broker: --brokers must be at least 1") }
         var specs: [KafkaTopicSpec] = []

@@ -18,11 +18,11 @@ enum DemoCommand {
     """
 
     static func run(_ args: [String]) throws {
+        if Output.wantsHelp(args) { Output.help(help) }
         let a = try Arguments(args, valued: ["--rules", "--log-level"], flags: ["--help"])
-        if a.has("--help") { return Output.line(help) }
         let rulesPath = a.value("--rules") ?? defaultRulesPath()
         let rules: RuleLibrary
-        do { rules = try RuleLibrary.load(path: rulesPath) } catch { Output.fail("demo: \(error)") }
+        do { rules = try RuleLibrary.load(path: rulesPath) } catch { Output.fail("demo: \(error)", exitCode: ExitCode.configuration) }
         guard let level = Logger.Level(name: a.value("--log-level") ?? "error") else {
             Output.fail("demo: --log-level must be debug, info, warning or error")
         }

@@ -16,7 +16,7 @@ enum RulesCommand {
       explain  the quote for one address and cart, with the trace of which zone, rule, tier, tax layer
                and rounding produced each line. Same input, same bytes.
                  --address C/S/P/CITY      country/state/postal code/city; empty parts are missing
-                 --cart FILE               the CONTRACT event's `cart` object as JSON (or a whole event)
+                 --cart FILE               the contract event's `cart` object as JSON (or a whole event)
                  --now RFC3339             the quote's time; DEFAULTS TO THE CURRENT TIME (give it for
                                            reproducible output)
                  --trigger address_changed|sheet_opened   (default address_changed)
@@ -28,13 +28,15 @@ enum RulesCommand {
     """
 
     static func run(_ args: [String]) throws {
-        guard let sub = args.first else { Output.fail(help) }
+        guard let sub = args.first else { Output.fail("rules: no subcommand given\n\n\(help)") }
         let rest = Array(args.dropFirst())
+        // `rules check --help` prints this help; it never checks a file named --help.
+        if Output.wantsHelp(args) { Output.help(help) }
         switch sub {
         case "check": check(rest)
         case "explain": try explain(rest)
         case "test": test(rest)
-        case "--help", "help": Output.line(help)
+        case "help": Output.line(help)
         default: Output.fail("rules: unknown subcommand \(sub)\n\n\(help)")
         }
     }
@@ -116,12 +118,12 @@ enum RulesCommand {
     private static func loadRules(_ path: String) -> RuleSet {
         do { return try RuleSet.load(contentsOfFile: path) } catch {
             printError("\(error)")
-            exit(2)
+            exit(ExitCode.configuration)
         }
     }
 }
 
-/// Reads `--cart`: the `cart` object of the CONTRACT event, decoded by the contract's own codec
+/// Reads `--cart`: the `cart` object of the contract's event (docs/contract.md), decoded by the contract's own codec
 /// (so amounts follow the same rules: exact, in the session currency), or a whole event.
 enum CartFile {
     struct CartFileError: Error, CustomStringConvertible {

@@ -16,13 +16,15 @@ enum SendCommand {
       --input-topic NAME     default \(Topics.defaultAddressChanged)
       --reply-topic NAME     default \(Topics.defaultQuoteReplies)
 
-    Prints the reply as JSON and exits 0, or exits 1 when no reply came in time.
+    Prints the reply as JSON and exits 0; exits 1 when no reply came in time or the event could not
+    be produced, 2 on a usage error (a missing flag, an unreadable or invalid event file), 78 when
+    librdkafka refuses a -X property.
     """
 
     static func run(_ args: [String]) throws {
+        if Output.wantsHelp(args) { Output.help(help) }
         let a = try Arguments(args, valued: ["--bootstrap-servers", "--event", "--timeout", "-X", "--input-topic", "--reply-topic"],
                               flags: ["--restamp", "--help"])
-        if a.has("--help") { return Output.line(help) }
         guard let path = a.value("--event") else { Output.fail("send: --event is required\n\n\(help)") }
         var kafka = KafkaConfiguration()
         try kafka.apply(assignments: a.all("-X"))
@@ -57,12 +59,13 @@ enum SendCommand {
         case .success(.reply(let reply)):
             Output.line(String(decoding: reply.encode(), as: UTF8.self))
         case .success(.superseded(let newer)):
-            Output.fail("send: sequence \(newer) of this session was sent meanwhile")
+            Output.fail("send: sequence \(newer) of this session was sent meanwhile", exitCode: ExitCode.failure)
         case .failure(.timedOut):
-            FileHandle.standardError.write(Data("shipquote: send: no reply to session \(event.sessionID) sequence \(event.sequence) within \(timeout) s\n".utf8))
-            exit(1)
+            Output.fail("send: no reply to session \(event.sessionID) sequence \(event.sequence) within \(timeout) s", exitCode: ExitCode.failure)
+        case .failure(.clientFailed(let error)) where error.name == "_INVALID_ARG":
+            Output.fail("send: invalid configuration: \(error)", exitCode: ExitCode.configuration)
         case .failure(let error):
-            Output.fail("send: \(error)")
+            Output.fail("send: \(error)", exitCode: ExitCode.failure)
         }
     }
 }

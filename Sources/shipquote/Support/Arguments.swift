@@ -1,5 +1,5 @@
 /// A small flag reader: `--name value`, `--name=value`, repeatable `-X key=value`, and switches.
-/// Unknown flags are errors, so a typo never passes silently.
+/// Unknown flags are errors, so a typo never passes silently. `-h` is `--help` wherever `--help` is a switch.
 struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var switches: Set<String> = []
@@ -22,7 +22,7 @@ struct Arguments {
                 name = String(arg[..<eq])
                 inline = String(arg[arg.index(after: eq)...])
             }
-            name = aliases[name] ?? name
+            name = aliases[name] ?? (name == "-h" && flags.contains("--help") ? "--help" : name)
             if flags.contains(name) {
                 guard inline == nil else { throw UsageError(description: "\(name) takes no value") }
                 switches.insert(name)
