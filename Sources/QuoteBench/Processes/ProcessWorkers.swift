@@ -72,7 +72,7 @@ final class ProcessWorkers: BenchService, @unchecked Sendable {
         return sum
     }
 
-    var cpuScope: String { "the \(children.count) \(system.rawValue) worker process(es) only (utime+stime from /proc/<pid>/stat)" }
+    var cpuScope: String { "the worker processes only (utime+stime from /proc/<pid>/stat, summed)" }
 
     func stop() {
         stopping.withLock { $0 = true }

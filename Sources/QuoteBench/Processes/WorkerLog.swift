@@ -11,6 +11,9 @@ struct WorkerLog: Equatable {
     private(set) var echoAnswered = 0
     private(set) var echoUnreadable = 0
     private(set) var lastError: String?
+    /// When the latest "partitions revoked" and "partitions assigned" lines were read (uptime nanoseconds; 0: never).
+    private(set) var revokedAt: UInt64 = 0
+    private(set) var assignedAt: UInt64 = 0
 
     init(inputTopic: String) { self.inputTopic = inputTopic }
 
@@ -19,11 +22,16 @@ struct WorkerLog: Equatable {
     static let serving = "serving /metrics, /healthz and /readyz"
     static let echoCounts = "echo counts"
 
-    mutating func read(_ line: String) {
+    /// Reads one line, read at `now` (uptime nanoseconds).
+    mutating func read(_ line: String, at now: UInt64 = 0) {
         guard line.hasPrefix("{"), case .object(let o)? = try? JSONReader().read(line), case .string(let msg)? = o["msg"] else { return }
         switch msg {
-        case Self.assigned: owned.formUnion(partitions(o["partitions"]))
-        case Self.revoked: owned.subtract(partitions(o["partitions"]))
+        case Self.assigned:
+            owned.formUnion(partitions(o["partitions"]))
+            assignedAt = now
+        case Self.revoked:
+            owned.subtract(partitions(o["partitions"]))
+            revokedAt = now
         case Self.serving: if case .string(let listen)? = o["listen"] { metricsAddress = listen }
         case Self.echoCounts:
             if case .number(let n)? = o["answered"], let v = Int(n) { echoAnswered = v }
@@ -53,6 +61,6 @@ final class SharedWorkerLog: Sendable {
 
     /// A `ChildProcess` line handler that reads the process's stderr into this log.
     var lineHandler: @Sendable (_ stderr: Bool, _ line: String) -> Void {
-        { [self] isError, line in if isError { log.withLock { $0.read(line) } } }
+        { [self] isError, line in if isError { log.withLock { $0.read(line, at: uptimeNanoseconds()) } } }
     }
 }

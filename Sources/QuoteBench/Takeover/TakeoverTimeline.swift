@@ -11,16 +11,14 @@ enum TakeoverTimeline {
     /// For each of `partitions`, the seconds from `killedAt` to the first reply received on it
     /// that answers an event sent after the kill: only a live owner can have written such a reply,
     /// so a reply the killed worker had already sent, read a moment after its death, does not count.
-    /// nil for a partition that got no such reply. Replies are keyed by session and the reply topic
+    /// A partition that got no such reply is absent. Replies are keyed by session and the reply topic
     /// is co-partitioned with the input, so a reply's partition is its event's.
-    static func firstReplies(_ arrivals: [ReplyArrival], killedAt: UInt64, partitions: Set<Int32>) -> [Int32: Double?] {
+    static func firstReplies(_ arrivals: [ReplyArrival], killedAt: UInt64, partitions: Set<Int32>) -> [Int32: Double] {
         var first: [Int32: UInt64] = [:]
         for a in arrivals where partitions.contains(a.partition) && a.eventSentAt > killedAt {
             if let seen = first[a.partition], seen <= a.receivedAt { continue }
             first[a.partition] = a.receivedAt
         }
-        var out: [Int32: Double?] = [:]
-        for p in partitions { out[p] = first[p].map { Double($0 &- killedAt) / 1e9 } }
-        return out
+        return first.mapValues { Double($0 &- killedAt) / 1e9 }
     }
 }
