@@ -14,6 +14,8 @@ struct BenchComparison {
         let rate: String
         let shipquote: Double
         let echo: Double
+        /// CPU only: the same per 1,000 events produced (shipquote, echo), which conflation does not skew.
+        var perEvent: (shipquote: Double, echo: Double)? = nil
         var value: Double { echo > 0 ? shipquote / echo : 0 }
         /// Throughput must reach its target; the others must stay within theirs.
         var target: Double {
@@ -45,7 +47,8 @@ struct BenchComparison {
                 ratios.append(Ratio(kind: .p99, rate: rate, shipquote: q.latency.p99, echo: e.latency.p99))
             }
             if let qc = q.cpuPerThousandAnswered, let ec = e.cpuPerThousandAnswered {
-                ratios.append(Ratio(kind: .cpu, rate: rate, shipquote: qc, echo: ec))
+                ratios.append(Ratio(kind: .cpu, rate: rate, shipquote: qc, echo: ec,
+                                    perEvent: q.cpuPerThousandEvents.flatMap { qe in e.cpuPerThousandEvents.map { (qe, $0) } }))
             }
         }
         self.ratios = ratios
@@ -66,7 +69,9 @@ struct BenchComparison {
             let (what, figures) = switch r.kind {
             case .throughput: ("throughput", "\(BenchReport.count(r.shipquote)) vs \(BenchReport.count(r.echo)) events/s")
             case .p50, .p99: (r.kind.rawValue, "\(BenchReport.ms(r.shipquote)) vs \(BenchReport.ms(r.echo)) ms")
-            case .cpu: ("CPU per 1,000 answered", "\(BenchReport.seconds(r.shipquote)) vs \(BenchReport.seconds(r.echo)) s")
+            case .cpu: ("CPU per 1,000 answered", "\(BenchReport.seconds(r.shipquote)) vs \(BenchReport.seconds(r.echo)) s"
+                        + (r.perEvent.map { String(format: "; per 1,000 events produced %@ vs %@ s = %.2f×", BenchReport.seconds($0.shipquote),
+                                                   BenchReport.seconds($0.echo), $0.echo > 0 ? $0.shipquote / $0.echo : 0) } ?? ""))
             }
             let note = r.rate == "max" && (r.kind == .p50 || r.kind == .p99) ? ", meant for a fixed rate" : ""
             return "\(what) ratio (shipquote/echo, at \(r.rate)): " + String(format: "%.2f×", r.value)

@@ -39,9 +39,14 @@ struct PhaseResult {
     }
 
     /// CPU seconds per 1,000 replies received in the phase; nil without CPU or replies.
-    var cpuPerThousandAnswered: Double? {
-        guard let cpu, replies > 0 else { return nil }
-        return cpu.seconds / Double(replies) * 1_000
+    var cpuPerThousandAnswered: Double? { cpuPerThousand(replies) }
+    /// CPU seconds per 1,000 events produced: under a backlog ShipQuote answers only each session's
+    /// newest address, so per answered event its CPU looks dearer than it is per event handled.
+    var cpuPerThousandEvents: Double? { cpuPerThousand(produced) }
+
+    private func cpuPerThousand(_ n: Int) -> Double? {
+        guard let cpu, n > 0 else { return nil }
+        return cpu.seconds / Double(n) * 1_000
     }
 
     var json: [String: Any] {
@@ -62,6 +67,7 @@ struct PhaseResult {
             out["cpu_seconds"] = cpu.seconds
             out["cpu_scope"] = cpu.scope
             out["cpu_seconds_per_1000_answered"] = cpuPerThousandAnswered
+            out["cpu_seconds_per_1000_events"] = cpuPerThousandEvents
         }
         return out
     }
