@@ -72,7 +72,7 @@ enum BenchCommand {
         stopChildrenOnSignal(bound: 20)
         let report = try TakeoverBench.run(settings) { FileHandle.standardError.write(Data(("bench takeover: " + $0 + "\n").utf8)) }
         report.lines.forEach(Output.line)
-        Output.line("command: shipquote bench takeover " + args.joined(separator: " "))
+        Output.line((["command: shipquote bench takeover"] + args).joined(separator: " "))
         if !report.passed { exit(1) }
     }
 
