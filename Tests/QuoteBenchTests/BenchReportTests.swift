@@ -47,8 +47,9 @@ import Testing
         echo-max: outcomes echo 6
         shipquote-max: outcomes keep 1, update 3; drops stale 0, duplicate 0, superseded 2, expired 0; dead letters 0
 
-        throughput ratio (shipquote/echo, saturated): 0.75×  (1,500 vs 2,000 events/s; target ≥ 0.8×: NOT met)
-        p99 ratio (shipquote/echo, at max): 3.12×  (12.5 vs 4.00 ms; target ≤ 1.5×, meant for a fixed rate: NOT met)
+        throughput ratio (shipquote/echo, at max): 0.75×  (1,500 vs 2,000 events/s; target ≥ 0.7×: met)
+        p50 ratio (shipquote/echo, at max): 1.50×  (3.00 vs 2.00 ms; target ≤ 1.1×, meant for a fixed rate: NOT met)
+        p99 ratio (shipquote/echo, at max): 3.12×  (12.5 vs 4.00 ms; target ≤ 1.3×, meant for a fixed rate: NOT met)
         """)
     }
 
@@ -58,7 +59,7 @@ import Testing
         #expect(Set(document.keys) == ["settings", "phases", "comparison", "generator"])
         let settings = try #require(document["settings"] as? [String: Any])
         #expect(Set(settings.keys) == ["broker", "partitions", "workers", "sessions", "events", "burst_fraction", "burst_turns", "rate",
-                                       "compare", "rules", "max_batch", "kafka", "duration_limit_seconds"])
+                                       "compare", "processes", "rules", "max_batch", "kafka", "duration_limit_seconds"])
         #expect(settings["burst_turns"] as? Int == 2)
         #expect(settings["rate"] as? String == "max")
         let phases = try #require(document["phases"] as? [[String: Any]])
@@ -76,11 +77,14 @@ import Testing
         #expect(latency["p50"] as? Double == 0.003)
         #expect(latency["max"] as? Double == 0.0125)
         #expect(latency["unit"] as? String == "seconds")
-        let comparison = try #require(document["comparison"] as? [String: Any])
-        #expect(comparison["throughput_ratio"] as? Double == 0.75)
-        #expect(comparison["throughput_meets_target"] as? Bool == false)
-        #expect(comparison["p99_ratio"] as? Double == 3.125)
-        #expect(comparison["p99_ratio_rate"] as? String == "max")
+        let comparison = try #require(document["comparison"] as? [[String: Any]])
+        #expect(comparison.map { $0["measure"] as? String } == ["throughput", "p50", "p99"])
+        #expect(comparison[0]["ratio"] as? Double == 0.75)
+        #expect(comparison[0]["target_min"] as? Double == 0.7)
+        #expect(comparison[0]["meets_target"] as? Bool == true)
+        #expect(comparison[2]["ratio"] as? Double == 3.125)
+        #expect(comparison[2]["rate"] as? String == "max")
+        #expect(comparison[2]["meets_target"] as? Bool == false)
         let generator = try #require(document["generator"] as? [String: Any])
         #expect(generator["produce_only_delivered_per_second"] as? Double == 30_001)
         #expect(generator["produce_only_handed_per_second"] as? Double == 150_000)
@@ -88,8 +92,31 @@ import Testing
 
     @Test func aPhaseWithoutEchoHasNoComparison() {
         let comparison = BenchComparison([Self.shipquote])
-        #expect(comparison.throughput == nil && comparison.p99 == nil)
+        #expect(comparison.ratios.isEmpty)
         #expect(comparison.json.isEmpty)
+    }
+
+    /// Issue 12's protocol: saturated, then fixed rates; CPU per 1,000 answered at every rate.
+    @Test func fixedRatesCompareLatencyAndEveryRateComparesCPUPerAnsweredEvent() {
+        func withCPU(_ p: PhaseResult, _ seconds: Double) -> PhaseResult {
+            var p = p
+            p.cpu = .init(seconds: seconds, scope: "the worker processes")
+            return p
+        }
+        let echo1k = Self.phase("echo", rate: "1000/s", eventsPerSecond: 1_000, samples: [0.002, 0.002, 0.010], counts: ServiceCounts())
+        let quote1k = Self.phase("shipquote", rate: "1000/s", eventsPerSecond: 1_000, samples: [0.002, 0.0021, 0.014], counts: ServiceCounts())
+        let phases = [withCPU(Self.echo, 0.006), withCPU(Self.shipquote, 0.012), withCPU(echo1k, 0.003), withCPU(quote1k, 0.012)]
+        let comparison = BenchComparison(phases)
+        #expect(comparison.ratios.map { "\($0.kind.rawValue)@\($0.rate)" } == ["throughput@max", "cpu@max", "p50@1000/s", "p99@1000/s", "cpu@1000/s"])
+        #expect(comparison.ratio(.cpu, at: "max")?.value == 2)           // 2 vs 1 s per 1,000 replies (6 replies each)
+        #expect(comparison.ratio(.cpu, at: "max")?.met == true)
+        #expect(comparison.ratio(.cpu, at: "1000/s")?.met == false)      // 4×
+        #expect(comparison.ratio(.p50, at: "1000/s")?.met == true)       // 2.1 vs 2.0 ms
+        #expect(comparison.ratio(.p99, at: "1000/s")?.met == false)      // 14 vs 10 ms
+        let table = Self.report(phases).table
+        #expect(table.contains("cpu s/1k"))
+        #expect(table.contains("(cpu s/1k: CPU seconds per 1,000 replies received, during the measured phase, of the worker processes)"))
+        #expect(table.contains("CPU per 1,000 answered ratio (shipquote/echo, at 1000/s): 4.00×  (2.00 vs 0.500 s; per 1,000 events produced 2.00 vs 0.500 s = 4.00×; target ≤ 3.0×: NOT met)"))
     }
 
     @Test func aStaleOrMissingReplyBreaksTheContract() {

@@ -5,11 +5,10 @@ import Testing
 /// publishes no stale reply, and writes JSON and an SVG. No figure is asserted: speed is
 /// measured by the command, not by tests.
 @Suite struct BenchTests {
-    @Test func aSmallBenchAnswersEveryLatestEventAndPublishesNoStaleReply() throws {
-        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).svg").path
-        defer { try? FileManager.default.removeItem(atPath: svg) }
+    /// Runs a small bench (with `extra` flags) and checks what every run must show; returns its JSON document.
+    private func smallBench(_ extra: [String], svg: String) throws -> [String: Any] {
         let result = try Binary.run(["bench", "--events", "600", "--sessions", "50", "--rate", "300", "--partitions", "2",
-                                     "--burst-fraction", "0.3", "--rules", Binary.exampleRules, "--json", "--svg", svg], timeout: 120)
+                                     "--burst-fraction", "0.3", "--rules", Binary.exampleRules, "--json", "--svg", svg] + extra, timeout: 120)
         #expect(result.status == 0, "bench failed: \(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let phases = try #require(document["phases"] as? [[String: Any]])
@@ -25,8 +24,38 @@ import Testing
         let drops = try #require(shipquote["drops"] as? [String: Int])
         let outcomes = try #require(shipquote["outcomes"] as? [String: Int])
         #expect(outcomes.values.reduce(0, +) + drops.values.reduce(0, +) == shipquote["events_received"] as? Int)
-        #expect((document["comparison"] as? [String: Any])?["p99_ratio"] != nil)
+        let comparison = try #require(document["comparison"] as? [[String: Any]])
+        #expect(comparison.map { $0["measure"] as? String } == ["p50", "p99", "cpu"])
+        #expect(phases.allSatisfy { ($0["cpu_seconds_per_1000_answered"] as? Double ?? 0) > 0 })
+        return document
+    }
+
+    @Test func aSmallBenchAnswersEveryLatestEventAndPublishesNoStaleReply() throws {
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        let document = try smallBench([], svg: svg)
+        #expect((document["phases"] as? [[String: Any]])?.first?["cpu_scope"] as? String ?? "" == BenchScope.inProcess)
         let picture = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(picture.hasPrefix("<svg") && picture.contains("shipquote"))
     }
+
+    /// `--process`: the workers are `shipquote run` and `shipquote bench echo-worker` processes,
+    /// their CPU read from /proc, and none is left running after the bench.
+    @Test func withProcessTheWorkersAreProcessesOfTheirOwnAndNoneOutlivesTheBench() throws {
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        let document = try smallBench(["--process"], svg: svg)
+        #expect((document["settings"] as? [String: Any])?["processes"] as? Bool == true)
+        #expect((document["phases"] as? [[String: Any]])?.first?["cpu_scope"] as? String ?? "" == BenchScope.processes)
+        // The shipquote phase's counts come from the worker process's /metrics.
+        #expect(((document["phases"] as? [[String: Any]])?.last?["events_received"] as? Int ?? 0) >= 600)
+        let left = try Tool.run("/usr/bin/pgrep", ["-f", "\(Binary.url.path) (run|bench echo-worker) .*bench\\."], timeout: 10)
+        #expect(left.stdout.isEmpty, "worker processes left running: \(left.stdout)")
+    }
+}
+
+/// The CPU scopes the report names.
+enum BenchScope {
+    static let inProcess = "the whole bench process (getrusage): the workers' threads plus the load generator, the reply reader and the embedded broker's thread"
+    static let processes = "the worker processes only (utime+stime from /proc/<pid>/stat, summed)"
 }

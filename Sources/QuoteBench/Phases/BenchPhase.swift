@@ -20,16 +20,14 @@ struct BenchPhase {
         let plan: LoadPlan
         let rules: RuleLibrary
         let merchant: String?
+        /// The rules' path as a worker process is given it (absolute: a process may start elsewhere).
+        var rulesPath: String { URL(fileURLWithPath: settings.rulesPath).standardizedFileURL.path }
     }
 
     func run(_ context: Context) throws -> PhaseResult {
         let settings = context.settings, broker = context.broker, plan = context.plan
         let topics = try broker.topics(for: name)
-        let service: BenchService = switch system {
-        case .shipquote: try QuoteWorkers(count: settings.workers, kafka: broker.kafka, topics: topics, engine: context.rules, maxBatch: settings.maxBatch)
-        case .echo: try EchoWorkers(count: settings.workers, kafka: broker.kafka, inputTopic: topics.addressChanged,
-                                    replyTopic: topics.quoteReplies, maxBatch: settings.maxBatch)
-        }
+        let service = try makeService(context, topics: topics)
         defer { service.stop() }
         let ledger = ReplyLedger(plan: plan)
         let reader = try ReplyReader(kafka: broker.kafka, topic: topics.quoteReplies, ledger: ledger)
@@ -51,6 +49,7 @@ struct BenchPhase {
         let generator = LoadGenerator(producer: producer, topic: topics.addressChanged, plan: plan, payloads: payloads,
                                       ledger: ledger, rate: rate, duration: settings.duration)
         let progress = ProgressBar(label: name, enabled: settings.progress)
+        let cpuBefore = service.cpuSeconds()
         generator.start()
 
         // Done when every session's latest sent sequence is answered, or the drain time is up.
@@ -70,6 +69,7 @@ struct BenchPhase {
             if uptimeNanoseconds() > drainDeadline || service.failure != nil { break }
         }
         progress.finish()
+        let cpuAfter = service.cpuSeconds()
         let completedAt = tally.lastReplyAt
         let timedOut = tally.missing > 0
         // Stragglers: a stale reply published late must still be seen, and the workers' counters settle.
@@ -88,7 +88,28 @@ struct BenchPhase {
             latency: LatencySummary(samples: samples), histogram: LogHistogram(samples: samples),
             replies: tally.replies, staleReplies: tally.staleReplies, duplicateReplies: tally.duplicateReplies,
             unknownReplies: tally.unknownReplies, missing: tally.missing, sessions: tally.sessionsSent,
-            counts: service.counts(), timedOut: timedOut, failure: service.failure)
+            counts: service.counts(), timedOut: timedOut, failure: service.failure,
+            cpu: cpuBefore.flatMap { before in cpuAfter.map { PhaseResult.CPU(seconds: $0 - before, scope: service.cpuScope) } })
+    }
+
+    /// The phase's workers: threads of this process, or (`--process`) processes of their own.
+    private func makeService(_ context: Context, topics: Topics) throws -> BenchService {
+        let settings = context.settings, kafka = context.broker.kafka
+        if settings.processes, let executable = settings.executable {
+            let arguments = switch system {
+            case .shipquote: WorkerCommandLine.shipquote(kafka: kafka, topics: topics, group: QuoteWorkers.group(topics),
+                                                         rules: context.rulesPath, maxBatch: settings.maxBatch)
+            case .echo: WorkerCommandLine.echo(kafka: kafka, inputTopic: topics.addressChanged, replyTopic: topics.quoteReplies,
+                                               group: EchoWorkers.group(topics.addressChanged), maxBatch: settings.maxBatch)
+            }
+            return try ProcessWorkers(system: system, count: settings.workers, executable: executable, arguments: arguments,
+                                      inputTopic: topics.addressChanged)
+        }
+        return switch system {
+        case .shipquote: try QuoteWorkers(count: settings.workers, kafka: kafka, topics: topics, engine: context.rules, maxBatch: settings.maxBatch)
+        case .echo: try EchoWorkers(count: settings.workers, kafka: kafka, inputTopic: topics.addressChanged,
+                                    replyTopic: topics.quoteReplies, maxBatch: settings.maxBatch)
+        }
     }
 
     private func warmUp(producer: KafkaProducer, topic: String, context: Context, ledger: ReplyLedger, service: BenchService) throws {

@@ -3,8 +3,8 @@ import Kafka
 import ShippingRules
 
 /// `shipquote bench [e2e]`: the generator alone, then the load through the echo worker and
-/// through ShipQuote (with `--compare`: both saturated, then both at half the echo's saturated
-/// rate). The caller prints the report and writes its chart.
+/// through ShipQuote at each rate asked for (with `--compare`: both saturated, then both at half
+/// the echo's saturated rate); with `--process` every worker is a process of its own. The caller prints the report and writes its chart.
 public enum EndToEndBench {
     /// - Parameters:
     ///   - embeddedClients: client settings for the embedded broker at a bootstrap address (used without `--bootstrap-servers`).
@@ -32,8 +32,10 @@ public enum EndToEndBench {
             try measure(.echo, .fixed(half))
             try measure(.shipquote, .fixed(half))
         } else {
-            if settings.echo { try measure(.echo, settings.rate) }
-            try measure(.shipquote, settings.rate)
+            for rate in settings.rates {
+                if settings.echo { try measure(.echo, rate) }
+                try measure(.shipquote, rate)
+            }
         }
 
         return BenchReport(settings: settings, broker: broker.isEmbedded ? "embedded broker" : broker.bootstrap,

@@ -45,19 +45,22 @@ final class ReplyLedger: Sendable {
         }
     }
 
-    /// The reader received a reply with these headers at `now`.
-    func received(sessionHeader: [UInt8]?, sequenceHeader: [UInt8]?, at now: UInt64) {
+    /// The reader received a reply with these headers at `now`. Returns when the event it answers
+    /// was sent (uptime nanoseconds), or nil for a warm-up reply, one the ledger cannot place, or an event not yet stamped.
+    @discardableResult
+    func received(sessionHeader: [UInt8]?, sequenceHeader: [UInt8]?, at now: UInt64) -> UInt64? {
         if let sessionHeader, BenchEvents.sessionIndex(sessionHeader, prefix: BenchEvents.warmupPrefix) != nil {
-            return book.withLock { $0.warmupReplies += 1 }
+            book.withLock { $0.warmupReplies += 1 }
+            return nil
         }
         guard let sessionHeader, let sequenceHeader, let session = BenchEvents.sessionIndex(sessionHeader),
               let sequence = BenchEvents.decimal(sequenceHeader), session < plan.sessions,
               sequence >= 1, sequence <= eventIndex[session].count else {
             book.withLock { $0.counts.unknownReplies += 1 }
-            return
+            return nil
         }
         let event = Int(eventIndex[session][sequence - 1])
-        book.withLock { book in
+        return book.withLock { book in
             book.counts.replies += 1
             book.counts.lastReplyAt = now
             let sentTime = book.sentAt[event]
@@ -70,6 +73,7 @@ final class ReplyLedger: Sendable {
             } else {
                 book.highestReplied[session] = seq
             }
+            return sentTime > 0 ? sentTime : nil
         }
     }
 

@@ -8,12 +8,15 @@ final class ReplyReader: Sendable {
     private let consumer: KafkaConsumer
     private let ledger: ReplyLedger
     private let thread = LoopThread(name: "bench-reader")
+    private let onReply: (@Sendable (ReplyArrival) -> Void)?
 
-    init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger) throws {
+    /// `onReply`: told of every reply the ledger placed, with its partition (the takeover bench's timeline).
+    init(kafka: KafkaConfiguration, topic: String, ledger: ReplyLedger, onReply: (@Sendable (ReplyArrival) -> Void)? = nil) throws {
         var config = kafka
         config["group.id"] = "bench-reader-\(UUID().uuidString)"  // never joins: partitions are assigned by hand
         consumer = try KafkaConsumer(configuration: config) { _ in }
         self.ledger = ledger
+        self.onReply = onReply
         var start: [KafkaTopicPartition: Int64] = [:]
         for p in 0..<Int32(try consumer.partitionCount(topic)) {
             // From the high watermark: the topic is fresh on the embedded broker, and on a real one
@@ -24,11 +27,13 @@ final class ReplyReader: Sendable {
     }
 
     func start() {
-        thread.start { [consumer, ledger] keepGoing in
+        thread.start { [consumer, ledger, onReply] keepGoing in
             while keepGoing() {
                 for message in consumer.poll(maxMessages: 256, timeoutMs: 20) {
-                    ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
-                                    sequenceHeader: message.header(ContractHeader.sequence), at: uptimeNanoseconds())
+                    let now = uptimeNanoseconds()
+                    let sentAt = ledger.received(sessionHeader: message.header(ContractHeader.sessionID),
+                                                 sequenceHeader: message.header(ContractHeader.sequence), at: now)
+                    if let onReply, let sentAt { onReply(ReplyArrival(partition: message.partition, receivedAt: now, eventSentAt: sentAt)) }
                 }
             }
             consumer.close()

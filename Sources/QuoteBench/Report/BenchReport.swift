@@ -26,8 +26,8 @@ public struct BenchReport {
 
     public var table: String {
         var lines: [String] = []
-        let rateText = settings.compare ? "protocol --compare" : "rate \(settings.rate)"
-        lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s), "
+        let rateText = settings.compare ? "protocol --compare" : "rate \(Self.rates(settings))"
+        lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s)\(settings.processes ? " as processes" : ""), "
             + "\(settings.sessions) sessions, \(plan.events.count) events (\(plan.burstTurns) burst turns, fraction \(settings.burstFraction)), \(rateText)")
         lines.append("rules \(settings.rulesPath)" + (settings.kafkaAssignments.isEmpty ? "" : "; -X " + settings.kafkaAssignments.joined(separator: " -X ")))
         if let probe {
@@ -35,15 +35,24 @@ public struct BenchReport {
                 + "\(Self.count(probe.handedRate)) events/s handed to the producer" + (probe.failed > 0 ? ", \(probe.failed) failed" : ""))
         }
         lines.append("")
-        let header = ["phase", "rate", "produced", "events/s", "gen/s", "p50", "p90", "p99", "p99.9", "max", "replies", "missing", "stale"]
+        let withCPU = phases.contains { $0.cpuPerThousandAnswered != nil }
+        var header = ["phase", "rate", "produced", "events/s", "gen/s", "p50", "p90", "p99", "p99.9", "max", "replies", "missing", "stale"]
+        if withCPU { header.append("cpu s/1k") }
         var rows = [header]
         for p in phases {
-            rows.append([p.name, p.rate, String(p.produced), Self.count(p.eventsPerSecond), Self.count(p.produceRate),
-                         Self.ms(p.latency.p50), Self.ms(p.latency.p90), Self.ms(p.latency.p99), Self.ms(p.latency.p999), Self.ms(p.latency.max),
-                         String(p.replies), String(p.missing), String(p.staleReplies)])
+            var row = [p.name, p.rate, String(p.produced), Self.count(p.eventsPerSecond), Self.count(p.produceRate),
+                       Self.ms(p.latency.p50), Self.ms(p.latency.p90), Self.ms(p.latency.p99), Self.ms(p.latency.p999), Self.ms(p.latency.max),
+                       String(p.replies), String(p.missing), String(p.staleReplies)]
+            if withCPU { row.append(p.cpuPerThousandAnswered.map(Self.seconds) ?? "-") }
+            rows.append(row)
         }
         lines += Self.align(rows)
         lines.append("(latencies in ms: event produced by the bench → reply received by its reader; events/s end to end)")
+        var scopes: [String] = []
+        for p in phases { if let scope = p.cpu?.scope, !scopes.contains(scope) { scopes.append(scope) } }
+        for scope in scopes {
+            lines.append("(cpu s/1k: CPU seconds per 1,000 replies received, during the measured phase, of \(scope))")
+        }
         lines.append("")
         for p in phases {
             let outcomes = p.counts.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -59,16 +68,9 @@ public struct BenchReport {
             if let failure = p.failure { text += "; FAILED: \(failure)" }
             lines.append(text)
         }
-        if comparison.throughput != nil || comparison.p99 != nil { lines.append("") }
-        if let t = comparison.throughput {
-            lines.append(String(format: "throughput ratio (shipquote/echo, saturated): %.2f×  (%@ vs %@ events/s; target ≥ %.1f×: %@)",
-                                t.value, Self.count(t.shipquote), Self.count(t.echo), BenchComparison.throughputTarget,
-                                t.value >= BenchComparison.throughputTarget ? "met" : "NOT met"))
-        }
-        if let r = comparison.p99 {
-            lines.append(String(format: "p99 ratio (shipquote/echo, at %@): %.2f×  (%@ vs %@ ms; target ≤ %.1f×%@: %@)",
-                                r.rate, r.value, Self.ms(r.shipquote), Self.ms(r.echo), BenchComparison.p99Target,
-                                r.rate == "max" ? ", meant for a fixed rate" : "", r.value <= BenchComparison.p99Target ? "met" : "NOT met"))
+        if !comparison.ratios.isEmpty {
+            lines.append("")
+            lines += comparison.lines
         }
         return lines.joined(separator: "\n")
     }
@@ -77,7 +79,7 @@ public struct BenchReport {
         var settingsJSON: [String: Any] = [
             "broker": broker, "partitions": settings.partitions, "workers": settings.workers, "sessions": settings.sessions,
             "events": plan.events.count, "burst_fraction": settings.burstFraction, "burst_turns": plan.burstTurns,
-            "rate": settings.rate.description, "compare": settings.compare, "rules": settings.rulesPath,
+            "rate": Self.rates(settings), "compare": settings.compare, "processes": settings.processes, "rules": settings.rulesPath,
             "max_batch": settings.maxBatch, "kafka": settings.kafkaAssignments,
         ]
         settingsJSON["duration_limit_seconds"] = settings.duration
@@ -88,6 +90,13 @@ public struct BenchReport {
         }
         let data = try! JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)
+    }
+
+    static func rates(_ settings: BenchSettings) -> String { settings.rates.map(\.description).joined(separator: ",") }
+
+    /// CPU seconds with three significant-ish digits.
+    static func seconds(_ s: Double) -> String {
+        s >= 10 ? String(format: "%.1f", s) : s >= 1 ? String(format: "%.2f", s) : String(format: "%.3f", s)
     }
 
     static func ms(_ seconds: Double) -> String {

@@ -29,6 +29,25 @@ struct PhaseResult {
     let counts: ServiceCounts
     let timedOut: Bool
     let failure: String?
+    /// CPU used during the measured phase (first event produced to the last latest event answered).
+    var cpu: CPU? = nil
+
+    struct CPU {
+        let seconds: Double
+        /// Whose CPU it is: the worker processes, or the whole bench process.
+        let scope: String
+    }
+
+    /// CPU seconds per 1,000 replies received in the phase; nil without CPU or replies.
+    var cpuPerThousandAnswered: Double? { cpuPerThousand(replies) }
+    /// CPU seconds per 1,000 events produced: under a backlog ShipQuote answers only each session's
+    /// newest address, so per answered event its CPU looks dearer than it is per event handled.
+    var cpuPerThousandEvents: Double? { cpuPerThousand(produced) }
+
+    private func cpuPerThousand(_ n: Int) -> Double? {
+        guard let cpu, n > 0 else { return nil }
+        return cpu.seconds / Double(n) * 1_000
+    }
 
     var json: [String: Any] {
         var latencyJSON: [String: Any] = ["count": latency.count, "p50": latency.p50, "p90": latency.p90, "p99": latency.p99,
@@ -44,6 +63,12 @@ struct PhaseResult {
             "dead_letters": counts.deadLetters, "timed_out": timedOut,
         ]
         if let failure { out["failure"] = failure }
+        if let cpu {
+            out["cpu_seconds"] = cpu.seconds
+            out["cpu_scope"] = cpu.scope
+            out["cpu_seconds_per_1000_answered"] = cpuPerThousandAnswered
+            out["cpu_seconds_per_1000_events"] = cpuPerThousandEvents
+        }
         return out
     }
 }

@@ -7,7 +7,19 @@ protocol BenchService: AnyObject {
     var failure: String? { get }
     /// Counters once the phase is over; the echo has no drops.
     func counts() -> ServiceCounts
+    /// CPU seconds used so far by what `cpuScope` names; nil when unknown.
+    func cpuSeconds() -> Double?
+    /// Whose CPU `cpuSeconds()` counts, for the report.
+    var cpuScope: String { get }
     func stop()
+}
+
+extension BenchService {
+    /// In-process workers share the bench's process: its CPU is all there is to read.
+    func cpuSeconds() -> Double? { ProcessCPU.ownSeconds() }
+    var cpuScope: String {
+        "the whole bench process (getrusage): the workers' threads plus the load generator, the reply reader and the embedded broker's thread"
+    }
 }
 
 struct ServiceCounts: Equatable {

@@ -16,7 +16,9 @@ final class EchoWorker: Sendable {
     let answered = BenchCounter()
     let unreadable = BenchCounter()
 
-    init(kafka: KafkaConfiguration, inputTopic: String, replyTopic: String, maxBatch: Int) throws {
+    /// `onRebalance`: told of every assignment and revocation (the echo process logs them).
+    init(kafka: KafkaConfiguration, inputTopic: String, replyTopic: String, maxBatch: Int,
+         onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)? = nil) throws {
         self.inputTopic = inputTopic
         self.replyTopic = replyTopic
         self.maxBatch = maxBatch
@@ -25,6 +27,7 @@ final class EchoWorker: Sendable {
         producer = try KafkaProducer(configuration: producerConfig)
         let assigned = self.assigned
         consumer = try KafkaConsumer(configuration: kafka) { event in
+            onRebalance?(event)
             switch event {
             case .assigned(let partitions): assigned.add(partitions.count)
             case .revoked(let partitions): assigned.add(-partitions.count)

@@ -6,10 +6,13 @@ final class EchoWorkers: BenchService {
 
     init(count: Int, kafka: KafkaConfiguration, inputTopic: String, replyTopic: String, maxBatch: Int) throws {
         var config = kafka
-        config["group.id"] = "bench-echo-\(inputTopic)"
+        config["group.id"] = Self.group(inputTopic)
         workers = try (0..<count).map { _ in try EchoWorker(kafka: config, inputTopic: inputTopic, replyTopic: replyTopic, maxBatch: maxBatch) }
         for w in workers { try w.start() }
     }
+
+    /// The phase's consumer group.
+    static func group(_ inputTopic: String) -> String { "bench-echo-\(inputTopic)" }
 
     var assignedPartitions: Int { workers.reduce(0) { $0 + $1.assignedPartitions } }
     var failure: String? { nil }

@@ -15,7 +15,7 @@ final class QuoteWorkers: BenchService, Sendable {
 
     init(count: Int, kafka: KafkaConfiguration, topics: Topics, engine: RuleLibrary, maxBatch: Int) throws {
         var config = WorkerConfiguration(topics: topics, kafka: kafka, maxBatch: maxBatch)
-        config.kafka["group.id"] = "bench-quote-\(topics.addressChanged)"
+        config.kafka["group.id"] = Self.group(topics)
         let logger = Logger(minimum: .error)
         workers = try (0..<count).map { _ in try Worker(configuration: config, engine: engine, logger: logger) }
         for worker in workers {
@@ -27,6 +27,9 @@ final class QuoteWorkers: BenchService, Sendable {
             thread.start()
         }
     }
+
+    /// The phase's consumer group.
+    static func group(_ topics: Topics) -> String { "bench-quote-\(topics.addressChanged)" }
 
     var assignedPartitions: Int { workers.reduce(0) { $0 + $1.assignedPartitions.count } }
     var failure: String? { errors.withLock { $0.first } }

@@ -28,7 +28,13 @@ public struct BenchSettings: Sendable {
     public var workers = 1
     public var rulesPath = "examples/rules/us-acme.yaml"
     public var sessions = 1_000
-    public var rate = Rate.max
+    /// The rates to measure, in order; each runs the echo (unless `--no-echo`), then ShipQuote.
+    public var rates: [Rate] = [.max]
+    /// The first of `rates` (a run of one rate).
+    public var rate: Rate {
+        get { rates[0] }
+        set { rates = [newValue] }
+    }
     public var burstFraction = 0.1
     public var events = 50_000
     /// A phase produces for at most this long, whatever `events` says.
@@ -44,6 +50,10 @@ public struct BenchSettings: Sendable {
     /// `-X key=value`: librdkafka properties for every client of the run (generator, workers, echo, reader).
     public var kafkaAssignments: [String] = []
     public var progress = true
+    /// `--process`: each worker (ShipQuote and echo) a process of its own, started from `executable`.
+    public var processes = false
+    /// The `shipquote` binary that worker processes are started from (the running one's path).
+    public var executable: String?
 
     public init() {}
 
@@ -54,6 +64,16 @@ public struct BenchSettings: Sendable {
         }
         guard (0...1).contains(burstFraction) else { throw BenchSettingsError("--burst-fraction must be between 0 and 1") }
         if compare && !echo { throw BenchSettingsError("--compare needs the echo worker; drop --no-echo") }
+        if compare && rates != [.max] { throw BenchSettingsError("--compare chooses its own rates; drop --rate") }
+        if rates.isEmpty { throw BenchSettingsError("--rate needs at least one rate") }
+        if processes && executable == nil { throw BenchSettingsError("--process needs the shipquote executable's path") }
+    }
+
+    /// The rates as `--rate` takes them: `max,1000,5000`.
+    public static func rates(flag text: String) throws(BenchSettingsError) -> [Rate] {
+        var rates: [Rate] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) { rates.append(try Rate(flag: String(part))) }
+        return rates
     }
 
     /// The client settings every client of the run starts from (`base`: the embedded broker's

@@ -1,15 +1,19 @@
 import Foundation
+import Kafka
 import QuoteBench
 import ShippingRules
 
 /// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline;
 /// `bench rules FILE|--generated [--quotes N]`: quotes per second on one thread;
-/// `bench sessions`: memory per tracked session; `bench stages`: the worker's CPU per event, stage by stage.
+/// `bench sessions`: memory per tracked session; `bench stages`: the worker's CPU per event, stage by stage;
+/// `bench takeover`: how long a killed worker's partitions go unanswered; `bench echo-worker`: the
+/// echo baseline as a process (`bench --process` starts it).
 /// Flags and wiring only: the benches are QuoteBench's.
 /// Measurements for people, not timed tests: build with `-c release` before reading a figure.
 enum BenchCommand {
     static let help = """
     usage: shipquote bench [e2e] [flags]   end to end through Kafka; `shipquote bench --help` for its flags
+           shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
            shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
@@ -29,13 +33,30 @@ enum BenchCommand {
         case "stages": try stages(rest)
         case "e2e": try endToEnd(rest)
         case "rules": try rules(rest)
+        case "takeover": try takeover(rest)
+        case "echo-worker": try echoWorker(rest)
         case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")
         default: try endToEnd(args)
         }
     }
 
+    /// The running binary, which worker processes are started from.
+    static var ownExecutable: String { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path }
+
+    /// With worker processes: SIGINT or SIGTERM to the bench stops them (SIGTERM, SIGKILL past
+    /// `bound` seconds) before the bench exits, so none is left running.
+    /// Call it before any thread starts (reading flags starts none).
+    private static func stopChildrenOnSignal(bound: Double) {
+        ProcessSignals.hold()
+        ProcessSignals.handle(stop: { _ in
+            WorkerProcesses.stopAll(within: bound)
+            exit(130)
+        })
+    }
+
     private static func endToEnd(_ args: [String]) throws {
         let settings = try BenchSettings(flags: args)
+        if settings.processes { stopChildrenOnSignal(bound: 15) }
         let say: (String) -> Void = { if !settings.json { FileHandle.standardError.write(Data(("bench: " + $0 + "\n").utf8)) } }
         let report = try EndToEndBench.run(settings, embeddedClients: EmbeddedClients.defaults, say: say)
         Output.line(settings.json ? report.json : report.table)
@@ -45,6 +66,34 @@ enum BenchCommand {
         }
         // Exit 1 when the contract broke: a stale reply published, or a latest event unanswered.
         if report.contractBroken { exit(1) }
+    }
+
+    private static func takeover(_ args: [String]) throws {
+        let settings = try TakeoverSettings(flags: args)
+        stopChildrenOnSignal(bound: 20)
+        let report = try TakeoverBench.run(settings) { FileHandle.standardError.write(Data(("bench takeover: " + $0 + "\n").utf8)) }
+        report.lines.forEach(Output.line)
+        Output.line((["command: shipquote bench takeover"] + args).joined(separator: " "))
+        if !report.passed { exit(1) }
+    }
+
+    /// `bench echo-worker`: not for people; `bench --process` starts it.
+    private static func echoWorker(_ args: [String]) throws {
+        ProcessSignals.hold()
+        let flags = try Arguments(args, valued: ["--bootstrap-servers", "--group", "--input-topic", "--reply-topic", "--max-batch", "-X"],
+                                  flags: ["--help"])
+        if flags.has("--help") {
+            return Output.line("usage: shipquote bench echo-worker --bootstrap-servers HOST:PORT --group ID --input-topic NAME --reply-topic NAME [--max-batch 2000] [-X key=value ...]")
+        }
+        guard let bootstrap = flags.value("--bootstrap-servers"), let group = flags.value("--group"),
+              let input = flags.value("--input-topic"), let reply = flags.value("--reply-topic") else {
+            Output.fail("bench echo-worker: --bootstrap-servers, --group, --input-topic and --reply-topic are required")
+        }
+        var kafka = KafkaConfiguration(["bootstrap.servers": bootstrap, "group.id": group])
+        try kafka.apply(assignments: flags.all("-X"))
+        let stop = DispatchSemaphore(value: 0)
+        ProcessSignals.handle(stop: { _ in stop.signal() })
+        try EchoWorkerProcess.run(kafka: kafka, inputTopic: input, replyTopic: reply, maxBatch: try flags.int("--max-batch") ?? 2000, until: stop)
     }
 
     private static func stages(_ args: [String]) throws {

@@ -5,9 +5,10 @@ import QuoteBench
 extension BenchSettings {
     static let help = """
     usage: shipquote bench [e2e] [--workers 1] [--rules examples/rules/us-acme.yaml] [--sessions 1000]
-                           [--rate max|N] [--burst-fraction 0.1] [--events 50000] [--duration 60]
+                           [--rate max|N[,N...]] [--burst-fraction 0.1] [--events 50000] [--duration 60]
                            [--partitions 8] [--max-batch 2000] [--drain-timeout 30] [--bootstrap-servers HOST:PORT]
-                           [--compare] [--no-echo] [--json] [--svg FILE] [--no-progress] [-X key=value ...]
+                           [--compare] [--no-echo] [--process] [--json] [--svg FILE] [--no-progress] [-X key=value ...]
+           shipquote bench takeover [--help]            time for a killed worker's partitions to be answered again
            shipquote bench rules FILE | --generated     quotes per second for a rule set on one thread
            shipquote bench sessions [--count 1000000]   memory per tracked session
 
@@ -19,7 +20,16 @@ extension BenchSettings {
       The same load also runs through an echo worker (consume, copy session and sequence into a
       tiny reply, produce, commit) on topics of its own, and ShipQuote's figures are given as ratios
       to it. --compare runs the whole protocol: echo and ShipQuote saturated (--rate max), then both
-      at half the echo's saturated rate; it prints the throughput and p99 ratios against their targets.
+      at half the echo's saturated rate; it prints the ratios against their targets.
+      --rate takes a list (max,1000,5000): echo and ShipQuote run at each rate in turn.
+      --process starts every worker (ShipQuote and echo) as a process of its own, from this very
+      binary (`shipquote run` with the phase's topics, group, rules and -X settings; `shipquote bench
+      echo-worker`), and reports each phase's CPU per 1,000 answered events from the worker
+      processes' /proc/<pid>/stat; in-process runs report the whole bench process's CPU (getrusage,
+      generator, reader and the embedded broker included). Workers get SIGTERM at the end of a phase
+      and SIGKILL 15 s later if still running.
+      Targets (issue 12, ratios to the echo in the same run): saturated events/s ≥ 0.7×; at a fixed
+      rate p50 ≤ 1.1× and p99 ≤ 1.3×; CPU per answered event ≤ 3×.
       A phase stops producing at --events or --duration, whichever comes first.
       Without --bootstrap-servers the embedded broker is started (about 50-70k events/s in all and
       ~5 MiB kept per partition: keep --events × ~500 bytes / --partitions well below that).
@@ -31,7 +41,7 @@ extension BenchSettings {
         let flags = try Arguments(args, valued: ["--bootstrap-servers", "--workers", "--rules", "--sessions", "--rate",
                                                  "--burst-fraction", "--events", "--duration", "--partitions", "--max-batch",
                                                  "--drain-timeout", "--svg", "-X"],
-                                  flags: ["--compare", "--no-echo", "--json", "--no-progress", "--help"])
+                                  flags: ["--compare", "--no-echo", "--process", "--json", "--no-progress", "--help"])
         if flags.has("--help") { Output.line(Self.help); exit(0) }
         guard flags.positional.isEmpty else { throw Arguments.UsageError(description: "bench: unexpected \(flags.positional[0])\n\n\(Self.help)") }
         self.init()
@@ -42,7 +52,7 @@ extension BenchSettings {
         events = try flags.int("--events") ?? events
         partitions = try flags.int("--partitions") ?? partitions
         maxBatch = try flags.int("--max-batch") ?? maxBatch
-        if let text = flags.value("--rate") { rate = try Rate(flag: text) }
+        if let text = flags.value("--rate") { rates = try Self.rates(flag: text) }
         burstFraction = try Self.number(flags, "--burst-fraction") ?? burstFraction
         duration = try Self.number(flags, "--duration") ?? duration
         drainTimeout = try Self.number(flags, "--drain-timeout") ?? drainTimeout
@@ -52,12 +62,56 @@ extension BenchSettings {
         progress = !flags.has("--no-progress")
         svgPath = flags.value("--svg")
         kafkaAssignments = flags.all("-X")
+        processes = flags.has("--process")
+        if processes { executable = BenchCommand.ownExecutable }
         try validate()
     }
 
-    private static func number(_ flags: Arguments, _ name: String) throws -> Double? {
+    static func number(_ flags: Arguments, _ name: String) throws -> Double? {
         guard let text = flags.value(name) else { return nil }
         guard let v = Double(text), v.isFinite else { throw Arguments.UsageError(description: "\(name) expects a number, got \(text)") }
         return v
+    }
+}
+
+/// `shipquote bench takeover`'s flags.
+extension TakeoverSettings {
+    static let help = """
+    usage: shipquote bench takeover [--workers 3] [--rate 1500] [--sessions 3000] [--events 24000] [--partitions 8]
+                                    [--kill-after 0.25] [--burst-fraction 0.1] [--rules examples/rules/us-acme.yaml]
+                                    [--drain-timeout 60] [--target 10] [-X fetch.wait.max.ms=5 ...]
+
+      Starts `shipquote broker` (the contract's topics, --partitions each) and --workers `shipquote run`
+      processes with the product's group settings (session.timeout.ms 6000, heartbeat 1000,
+      max.poll.interval 30000: -X may not change them), produces --events events at --rate over
+      --sessions sessions, SIGKILLs the worker owning the most partitions once --kill-after of the
+      events are out, and prints, for each partition it owned, the time from the kill to the first
+      reply to an event sent after it; the time until every session's latest address is answered;
+      and how many older replies followed a newer one of their session (must be 0). Exits 1 when a
+      partition took longer than --target seconds, an address went unanswered or an older reply
+      followed a newer one. -X defaults to fetch.wait.max.ms=5 (the embedded broker holds empty
+      fetches for the whole wait). Traffic stays on 127.0.0.1.
+    """
+
+    init(flags args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--workers", "--rate", "--sessions", "--events", "--partitions", "--kill-after",
+                                                 "--burst-fraction", "--rules", "--drain-timeout", "--target", "-X"],
+                                  flags: ["--help"])
+        if flags.has("--help") { Output.line(Self.help); exit(0) }
+        guard flags.positional.isEmpty else { throw Arguments.UsageError(description: "bench takeover: unexpected \(flags.positional[0])\n\n\(Self.help)") }
+        self.init()
+        workers = try flags.int("--workers") ?? workers
+        rate = try flags.int("--rate") ?? rate
+        sessions = try flags.int("--sessions") ?? sessions
+        events = try flags.int("--events") ?? events
+        partitions = try flags.int("--partitions") ?? partitions
+        killAfter = try BenchSettings.number(flags, "--kill-after") ?? killAfter
+        burstFraction = try BenchSettings.number(flags, "--burst-fraction") ?? burstFraction
+        drainTimeout = try BenchSettings.number(flags, "--drain-timeout") ?? drainTimeout
+        target = try BenchSettings.number(flags, "--target") ?? target
+        rulesPath = flags.value("--rules") ?? rulesPath
+        if !flags.all("-X").isEmpty { kafkaAssignments = flags.all("-X") }
+        executable = BenchCommand.ownExecutable
+        try validate()
     }
 }

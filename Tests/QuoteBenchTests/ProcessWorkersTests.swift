@@ -1,0 +1,76 @@
+import Foundation
+import Kafka
+import QuoteContract
+@testable import QuoteBench
+import Testing
+
+/// The pure parts of `bench --process`: the workers' command lines, what their logs and /metrics
+/// tell, and CPU time from /proc/<pid>/stat.
+@Suite struct ProcessWorkersTests {
+    @Test func aWorkerProcessGetsThePhasesTopicsGroupRulesBatchAndEveryKafkaSetting() {
+        let topics = Topics(addressChanged: "b.in", quoteReplies: "b.out", deadLetters: "b.dlq", quoteState: "b.state")
+        let kafka = KafkaConfiguration(["bootstrap.servers": "127.0.0.1:9", "fetch.wait.max.ms": "1", "session.timeout.ms": "6000",
+                                        "group.id": "ignored"])
+        #expect(WorkerCommandLine.shipquote(kafka: kafka, topics: topics, group: "g", rules: "/r.yaml", maxBatch: 7) == [
+            "run", "--bootstrap-servers", "127.0.0.1:9", "--group", "g", "--rules", "/r.yaml", "--input-topic", "b.in",
+            "--reply-topic", "b.out", "--dlq-topic", "b.dlq", "--state-topic", "b.state", "--max-batch", "7",
+            "--log-level", "info", "--statistics-interval", "0", "--metrics-listen", "127.0.0.1:0",
+            "-X", "fetch.wait.max.ms=1", "-X", "session.timeout.ms=6000",
+        ])
+        #expect(WorkerCommandLine.echo(kafka: kafka, inputTopic: "b.in", replyTopic: "b.out", group: "e", maxBatch: 7) == [
+            "bench", "echo-worker", "--bootstrap-servers", "127.0.0.1:9", "--group", "e", "--input-topic", "b.in",
+            "--reply-topic", "b.out", "--max-batch", "7", "-X", "fetch.wait.max.ms=1", "-X", "session.timeout.ms=6000",
+        ])
+    }
+
+    @Test func theLogTellsWhichInputPartitionsAWorkerOwnsWhereItServesMetricsAndTheEchosCounts() {
+        var log = WorkerLog(inputTopic: "in")
+        log.read(#"{"ts":"x","level":"info","msg":"partitions assigned","partitions":"in[0],in[3],other[1],in[5]"}"#)
+        #expect(log.owned == [0, 3, 5])
+        log.read(#"{"ts":"x","level":"info","msg":"partitions revoked","partitions":"in[3],in[5]"}"#)
+        #expect(log.owned == [0])
+        log.read(#"{"ts":"x","level":"info","msg":"serving /metrics, /healthz and /readyz","listen":"127.0.0.1:40123"}"#)
+        #expect(log.metricsAddress.flatMap(MetricsScrape.port) == 40123)
+        log.read(#"{"ts":"x","level":"info","msg":"echo counts","answered":12,"unreadable":1}"#)
+        #expect(log.echoAnswered == 12 && log.echoUnreadable == 1)
+        log.read(#"{"ts":"x","level":"error","msg":"consumer failed","code":3}"#)
+        log.read("not json at all")
+        #expect(log.lastError == "consumer failed")
+        #expect(log.owned == [0])
+    }
+
+    @Test func aWorkersCountsComeFromItsPrometheusText() {
+        let text = """
+        # HELP shipquote_events_received_total Records fetched.
+        # TYPE shipquote_events_received_total counter
+        shipquote_events_received_total 10
+        shipquote_events_total{outcome="update"} 6
+        shipquote_events_total{outcome="keep"} 1
+        shipquote_dropped_events_total{reason="superseded"} 2
+        shipquote_dropped_events_total{reason="stale"} 0
+        shipquote_dead_letters_total 1
+        shipquote_end_to_end_seconds_bucket{le="0.005"} 4
+        """
+        #expect(MetricsScrape.counts(prometheus: text) == ServiceCounts(eventsIn: 10, outcomes: ["update": 6, "keep": 1],
+                                                                        drops: ["superseded": 2, "stale": 0], deadLetters: 1, finished: 9))
+    }
+
+    @Test func cpuTicksAreUtimePlusStimeCountedFromTheLastParenthesis() {
+        // Field 2 may hold spaces and parentheses; utime and stime are fields 14 and 15.
+        let stat = "4242 (shipquote (x) y) S 1 4242 4242 0 -1 4194304 1234 0 0 0 250 75 0 0 20 0 9 0 100 1000000 500"
+        #expect(ProcessCPU.ticks(stat: stat) == 325)
+        #expect(ProcessCPU.ticks(stat: "4242 (short) S 1") == nil)
+        #expect(ProcessCPU.seconds(pid: getpid()) != nil)
+        #expect(ProcessCPU.ownSeconds() > 0)
+    }
+
+    @Test func rateListsRunEachRateInTurn() throws {
+        #expect(try BenchSettings.rates(flag: "max,1000,5000") == [.max, .fixed(1000), .fixed(5000)])
+        #expect(throws: BenchSettingsError("--rate expects max or a positive whole number of events/s, got ")) {
+            try BenchSettings.rates(flag: "max,")
+        }
+        var settings = BenchSettings()
+        settings.processes = true
+        #expect(throws: BenchSettingsError("--process needs the shipquote executable's path")) { try settings.validate() }
+    }
+}
