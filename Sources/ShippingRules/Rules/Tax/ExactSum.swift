@@ -41,6 +41,23 @@ struct ExactSum: Sendable {
         return mode.divide(whole * scale + fraction, by: scale)
     }
 
+    /// The sum as a whole part and a remainder over a denominator (for a sum of 0 or more), for
+    /// splitting a rounded amount by largest remainders. On overflow of the common denominator the
+    /// remainder is given in 10^-18 of a minor unit.
+    func wholeAndRemainder() -> (whole: Int128, remainder: Int128, denominator: Int128) {
+        guard denominator != 0 else { return (0, 0, 1) }
+        let parts = [(denominator, numerator)] + others.map { ($0.denominator, $0.numerator) }
+        if let exact = Self.common(parts) { return (exact.numerator / exact.denominator, exact.numerator % exact.denominator, exact.denominator) }
+        let scale: Int128 = 1_000_000_000_000_000_000
+        var whole: Int128 = 0
+        var fraction: Int128 = 0
+        for (d, n) in parts {
+            whole += n / d
+            fraction += (n % d) * scale / d
+        }
+        return (whole + fraction / scale, fraction % scale, scale)
+    }
+
     /// The parts over one common denominator, or nil on overflow.
     private static func common(_ parts: [(Int128, Int128)]) -> (numerator: Int128, denominator: Int128)? {
         var d: Int128 = 1

@@ -1,6 +1,7 @@
 /// Computes the tax lines of one method's breakdown: every layer whose zone holds the address
-/// applies, on the discounted lines and on shipping when the layer taxes it; rounding per line
-/// or once on the exact total, as the rule set says.
+/// applies, on the discounted lines and on shipping when the layer taxes it. Tax is rounded at the
+/// layers' combined rate, per line or once on the exact total as the rule set says, and a layer
+/// shown on its own line gets its share of that (`LayerSplit`): rounding layer by layer overcharges.
 ///
 /// A layer `included_in_prices` (VAT, GST) is already inside the prices: on a gross amount G
 /// whose contained rates add up to R, layer r holds `G × r / (100 + R)`. That tax is shown on a
@@ -49,23 +50,46 @@ struct TaxCalculation {
             for layer in matched where layer.includedInPrices && layer.shipping == .taxable { shippingDivisor += Self.scaled(layer.rate) }
         }
 
-        var rounded: [Int128] = []     // per layer, rounded the configured way
-        var exact: [ExactSum] = []     // per layer, the exact sum
-        for layer in matched {
-            var roundedSum: Int128 = 0
-            var exactSum = ExactSum()
-            func add(_ base: Money, _ rate: ExactDecimal, _ divisor: Int128) {
-                let n = Int128(base.minorUnits) * Self.scaled(rate)
-                exactSum.add(n, over: divisor)
-                roundedSum += rounding.mode.divide(n, by: divisor)
+        // Each layer's exact tax, and each layer's share of amounts rounded at the combined rate of
+        // its kind (added, or contained in prices): per line and per shipping charge at line level,
+        // once on the total at total level. The shares add up to what the customer is charged.
+        var exact = [ExactSum](repeating: ExactSum(), count: matched.count)
+        var rounded = [Int128](repeating: 0, count: matched.count)
+        for contained in [false, true] {
+            let kind = matched.indices.filter { matched[$0].includedInPrices == contained }
+            guard !kind.isEmpty else { continue }
+            /// One taxed amount: every layer of the kind on it, rounded once at their combined rate.
+            func tax(_ base: Money, _ rate: (TaxLayer) -> ExactDecimal?, divisor: Int128) {
+                var shares: [ExactSum] = []
+                var layers: [Int] = []
+                var combined: Int128 = 0
+                for l in kind {
+                    guard let r = rate(matched[l]) else { continue }
+                    let n = Int128(base.minorUnits) * Self.scaled(r)
+                    var share = ExactSum()
+                    share.add(n, over: divisor)
+                    exact[l].add(share)
+                    shares.append(share)
+                    layers.append(l)
+                    combined += n
+                }
+                guard rounding.level == .line, !layers.isEmpty else { return }
+                for (l, minor) in zip(layers, LayerSplit.split(rounding.mode.divide(combined, by: divisor), exact: shares)) {
+                    rounded[l] += minor
+                }
             }
             for (i, line) in cart.taxableLines.enumerated() {
-                add(line.base, layer.rate(category: line.category, unitAmount: line.unitAmount),
-                    layer.includedInPrices ? lineDivisors[i] : Self.hundred)
+                tax(line.base, { $0.rate(category: line.category, unitAmount: line.unitAmount) },
+                    divisor: contained ? lineDivisors[i] : Self.hundred)
             }
-            if layer.shipping == .taxable { add(shipping, layer.rate, layer.includedInPrices ? shippingDivisor : Self.hundred) }
-            rounded.append(rounding.level == .line ? roundedSum : exactSum.rounded(rounding.mode))
-            exact.append(exactSum)
+            tax(shipping, { $0.shipping == .taxable ? $0.rate : nil }, divisor: contained ? shippingDivisor : Self.hundred)
+            if rounding.level == .total {
+                var total = ExactSum()
+                for l in kind { total.add(exact[l]) }
+                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: kind.map { exact[$0] })) {
+                    rounded[l] = minor
+                }
+            }
         }
 
         func money(_ minor: Int128) -> Money { Money(minorUnits: Int64(minor), currency: currency) }
@@ -82,18 +106,11 @@ struct TaxCalculation {
                 }
             }
         case .combined:
-            // At total level the layers are summed exactly and rounded once: one rounding, one line.
+            // The layers' shares were rounded together already: their sum is the one line.
             for contained in [false, true] {
                 let indices = matched.indices.filter { matched[$0].includedInPrices == contained }
                 guard !indices.isEmpty else { continue }
-                let minor: Int128
-                if rounding.level == .line {
-                    minor = indices.reduce(0) { $0 + rounded[$1] }
-                } else {
-                    var sum = ExactSum()
-                    for i in indices { sum.add(exact[i]) }
-                    minor = sum.rounded(rounding.mode)
-                }
+                let minor = indices.reduce(0) { $0 + rounded[$1] }
                 func names() -> String { indices.map { "\(matched[$0].id) \(matched[$0].rate)%" }.joined(separator: " + ") }
                 if contained {
                     trace.add("tax \(names()) included in prices, \(rounding.mode.rawValue) per \(rounding.level.rawValue) → \(money(minor).decimalString) contained")
@@ -112,18 +129,17 @@ struct TaxCalculation {
     private func combinedAdded(cart: CartFacts, shipping: Money, layers matched: [TaxLayer], trace: inout Trace) -> Lines {
         var roundedSum: Int128 = 0
         var exactSum: Int128 = 0
-        for layer in matched {
-            for line in cart.taxableLines {
-                let n = Int128(line.base.minorUnits) * Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount))
-                exactSum += n
-                if rounding.level == .line { roundedSum += rounding.mode.divide(n, by: Self.hundred) }
-            }
-            if layer.shipping == .taxable {
-                let n = Int128(shipping.minorUnits) * Self.scaled(layer.rate)
-                exactSum += n
-                if rounding.level == .line { roundedSum += rounding.mode.divide(n, by: Self.hundred) }
-            }
+        // Each line, and the shipping charge, taxed at the layers' combined rate and rounded once.
+        for line in cart.taxableLines {
+            var n: Int128 = 0
+            for layer in matched { n += Int128(line.base.minorUnits) * Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount)) }
+            exactSum += n
+            if rounding.level == .line { roundedSum += rounding.mode.divide(n, by: Self.hundred) }
         }
+        var onShipping: Int128 = 0
+        for layer in matched where layer.shipping == .taxable { onShipping += Int128(shipping.minorUnits) * Self.scaled(layer.rate) }
+        exactSum += onShipping
+        if rounding.level == .line { roundedSum += rounding.mode.divide(onShipping, by: Self.hundred) }
         let minor = rounding.level == .line ? roundedSum : rounding.mode.divide(exactSum, by: Self.hundred)
         let amount = Money(minorUnits: Int64(minor), currency: shipping.currency)
         trace.add("tax \(matched.map { "\($0.id) \($0.rate)%" }.joined(separator: " + ")), \(rounding.mode.rawValue) per \(rounding.level.rawValue) → \(amount.decimalString)")

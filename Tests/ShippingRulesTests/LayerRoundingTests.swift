@@ -1,0 +1,53 @@
+import Testing
+@testable import ShippingRules
+
+/// Stacked tax layers are rounded at their combined rate, per line or once on the invoice, and a
+/// layer shown on its own line gets its share of that, so the layers add up to what is charged.
+@Suite struct LayerRoundingTests {
+    static func tax(_ update: ShippingUpdate) -> [String] { update.summaryItems.lines.filter { $0.hasPrefix("tax") } }
+
+    static func rules(level: String, summary: String) throws -> RuleSet {
+        try Fixture.rules("""
+        rounding: { mode: half_up, level: \(level) }
+        tax:
+          summary: \(summary)
+          layers:
+            - { id: ca, label: CA sales tax, zone: { country: US, state: CA }, rate: 7.25%, shipping: exempt }
+            - { id: district, label: District tax, zone: { country: US, state: CA }, rate: 1.5%, shipping: exempt }
+        shipping_methods:
+          - { id: standard, label: Standard, price: 0.00 }
+        """)
+    }
+
+    @Test func threeLinesAtThreeDollarsInCupertinoAreTaxedSeventyEightCentsPerLineNotEightyOne() throws {
+        let update = try #require(Fixture.acme.quote(Fixture.request(cart: Fixture.cart("3.00", "3.00", "3.00"))).update)
+        #expect(Self.tax(update) == ["tax Tax 0.78"])   // 3 × round(3.00 × 8.75 %) = 3 × 0.26
+    }
+
+    @Test func aSingleThreeDollarItemIsTaxedTwentySixCents() throws {
+        let update = try #require(Fixture.acme.quote(Fixture.request(cart: Fixture.cart("3.00"))).update)
+        #expect(Self.tax(update) == ["tax Tax 0.26"])   // 0.2625, not 0.22 + 0.05
+    }
+
+    @Test func perLayerLinesAddUpToTheCombinedRoundingOfEachLine() throws {
+        let update = try #require(try Self.rules(level: "line", summary: "per_layer").quote(Fixture.request(cart: Fixture.cart("3.00", "3.00", "3.00"))).update)
+        // Per line 0.2175 + 0.045 = 0.2625 → 0.26, split 0.22 + 0.04 (the larger remainder takes the cent).
+        #expect(Self.tax(update) == ["tax-ca CA sales tax 0.66", "tax-district District tax 0.12"])
+    }
+
+    @Test func atInvoiceLevelTheTotalIsRoundedOnceAndSplitByLargestRemainder() throws {
+        let combined = try #require(try Self.rules(level: "total", summary: "combined").quote(Fixture.request(cart: Fixture.cart("3.00", "3.00", "3.00"))).update)
+        #expect(Self.tax(combined) == ["tax Tax 0.79"])   // 0.7875 rounded once
+        let perLayer = try #require(try Self.rules(level: "total", summary: "per_layer").quote(Fixture.request(cart: Fixture.cart("3.00", "3.00", "3.00"))).update)
+        // 0.6525 + 0.135 = 0.7875 → 0.79: floors 0.65 + 0.13, the cent left goes to the larger remainder (0.5 > 0.25).
+        #expect(Self.tax(perLayer) == ["tax-ca CA sales tax 0.65", "tax-district District tax 0.14"])
+    }
+
+    @Test func splittingGivesEachLayerItsFloorAndTheLeftoverToTheLargestRemainders() {
+        func share(_ n: Int128, over d: Int128) -> ExactSum { var s = ExactSum(); s.add(n, over: d); return s }
+        #expect(LayerSplit.split(26, exact: [share(2175, over: 100), share(450, over: 100)]) == [22, 4])
+        #expect(LayerSplit.split(3, exact: [share(1, over: 2), share(1, over: 2), share(1, over: 2), share(3, over: 2)]) == [1, 1, 0, 1])  // ties: the earlier layers
+        #expect(LayerSplit.split(0, exact: [share(0, over: 1)]) == [0])
+        #expect(LayerSplit.split(10, exact: []) == [])
+    }
+}
