@@ -51,3 +51,47 @@ import Testing
         #expect(LayerSplit.split(10, exact: []) == [])
     }
 }
+
+/// Japan's qualified-invoice system: tax rounded once per rate on the invoice, and truncation.
+@Suite struct PerRateRoundingTests {
+    static func rules(_ rounding: String) throws -> RuleSet {
+        try Fixture.rules("""
+        rounding: \(rounding)
+        tax:
+          layers:
+            - { id: consumption, label: Consumption tax, zone: { country: JP }, rate: 10%, shipping: taxable, categories: { food: 8% } }
+        shipping_methods:
+          - { id: takkyubin, label: Takkyubin, price: 0 }
+        """, head: "version: 1\npayee: Sakura Tea\ncurrencies: [JPY]\n")
+    }
+
+    /// ¥1,005 of food (8 %: 80.4) and ¥1,804 of other goods (10 %: 180.4).
+    static let request = QuoteRequest(
+        merchant: nil, trigger: .addressChanged, currency: .jpy,
+        address: PartialAddress(city: "Shibuya", state: "13", postalCode: "150-0002", countryCode: "JP"),
+        cart: Cart(items: [
+            CartItem(id: "tea", label: "Sencha", quantity: 1, unitAmount: try! Money(parsing: "1005", currency: .jpy), taxCategory: "food"),
+            CartItem(id: "cup", label: "Cup", quantity: 1, unitAmount: try! Money(parsing: "1804", currency: .jpy)),
+        ]),
+        now: Fixture.instant("2026-10-10T03:00:00Z"))
+
+    static func tax(_ rounding: String) throws -> String? {
+        try rules(rounding).quote(request).update?.summaryItems.lines.first { $0.hasPrefix("tax") }
+    }
+
+    @Test func eachRateIsRoundedOnceOnTheInvoice() throws {
+        #expect(try Self.tax("{ mode: down, level: rate }") == "tax Tax 260")       // 80 + 180
+        #expect(try Self.tax("{ mode: half_up, level: rate }") == "tax Tax 260")
+    }
+
+    @Test func roundingOnceAcrossBothRatesGivesOneYenMore() throws {
+        #expect(try Self.tax("{ mode: half_down, level: total }") == "tax Tax 261")  // 260.8
+    }
+
+    @Test func downDropsTheFraction() {
+        #expect(RoundingMode.down.divide(2608, by: 10) == 260)
+        #expect(RoundingMode.down.divide(-2608, by: 10) == -260)
+        #expect(RoundingMode.down.divide(2600, by: 10) == 260)
+        #expect(RoundingMode.halfUp.divide(2605, by: 10) == 261)
+    }
+}

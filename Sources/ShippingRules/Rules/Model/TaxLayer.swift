@@ -44,8 +44,9 @@ struct TaxPolicy: Sendable {
     var includedInPrices = false
 }
 
-/// Round each taxed line, or the exact sum once.
-enum RoundingLevel: String, Sendable, CaseIterable { case line, total }
+/// Round each taxed line, the exact sum once, or the exact sum of each tax rate once (Japan's
+/// qualified-invoice system: one rounding per rate on the invoice, 80.4 → 80 and 180.4 → 180).
+enum RoundingLevel: String, Sendable, CaseIterable { case line, total, rate }
 
 struct RoundingPolicy: Sendable {
     var mode: RoundingMode = .halfUp

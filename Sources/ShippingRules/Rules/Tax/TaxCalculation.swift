@@ -58,24 +58,35 @@ struct TaxCalculation {
         for contained in [false, true] {
             let kind = matched.indices.filter { matched[$0].includedInPrices == contained }
             guard !kind.isEmpty else { continue }
+            // At rate level: each combined rate's layer shares, summed exactly, in order of first use.
+            var byRate: [(rate: Int128, shares: [ExactSum])] = []
             /// One taxed amount: every layer of the kind on it, rounded once at their combined rate.
             func tax(_ base: Money, _ rate: (TaxLayer) -> ExactDecimal?, divisor: Int128) {
-                var shares: [ExactSum] = []
-                var layers: [Int] = []
+                var shares = [ExactSum](repeating: ExactSum(), count: kind.count)
                 var combined: Int128 = 0
-                for l in kind {
+                var combinedRate: Int128 = 0
+                for (k, l) in kind.enumerated() {
                     guard let r = rate(matched[l]) else { continue }
                     let n = Int128(base.minorUnits) * Self.scaled(r)
-                    var share = ExactSum()
-                    share.add(n, over: divisor)
-                    exact[l].add(share)
-                    shares.append(share)
-                    layers.append(l)
+                    shares[k].add(n, over: divisor)
+                    exact[l].add(shares[k])
                     combined += n
+                    combinedRate += Self.scaled(r)
                 }
-                guard rounding.level == .line, !layers.isEmpty else { return }
-                for (l, minor) in zip(layers, LayerSplit.split(rounding.mode.divide(combined, by: divisor), exact: shares)) {
-                    rounded[l] += minor
+                guard combinedRate != 0 else { return }
+                switch rounding.level {
+                case .line:
+                    for (l, minor) in zip(kind, LayerSplit.split(rounding.mode.divide(combined, by: divisor), exact: shares)) {
+                        rounded[l] += minor
+                    }
+                case .rate:
+                    if let g = byRate.firstIndex(where: { $0.rate == combinedRate }) {
+                        for k in kind.indices { byRate[g].shares[k].add(shares[k]) }
+                    } else {
+                        byRate.append((combinedRate, shares))
+                    }
+                case .total:
+                    break
                 }
             }
             for (i, line) in cart.taxableLines.enumerated() {
@@ -83,11 +94,12 @@ struct TaxCalculation {
                     divisor: contained ? lineDivisors[i] : Self.hundred)
             }
             tax(shipping, { $0.shipping == .taxable ? $0.rate : nil }, divisor: contained ? shippingDivisor : Self.hundred)
-            if rounding.level == .total {
+            if rounding.level == .total { byRate = [(0, kind.map { exact[$0] })] }
+            for group in byRate {
                 var total = ExactSum()
-                for l in kind { total.add(exact[l]) }
-                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: kind.map { exact[$0] })) {
-                    rounded[l] = minor
+                for share in group.shares { total.add(share) }
+                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: group.shares)) {
+                    rounded[l] += minor
                 }
             }
         }
@@ -129,18 +141,28 @@ struct TaxCalculation {
     private func combinedAdded(cart: CartFacts, shipping: Money, layers matched: [TaxLayer], trace: inout Trace) -> Lines {
         var roundedSum: Int128 = 0
         var exactSum: Int128 = 0
+        var byRate: [(rate: Int128, exact: Int128)] = []
         // Each line, and the shipping charge, taxed at the layers' combined rate and rounded once.
-        for line in cart.taxableLines {
-            var n: Int128 = 0
-            for layer in matched { n += Int128(line.base.minorUnits) * Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount)) }
+        func tax(_ base: Money, _ rates: [ExactDecimal]) {
+            let rate = rates.reduce(Int128(0)) { $0 + Self.scaled($1) }
+            guard rate != 0 else { return }
+            let n = Int128(base.minorUnits) * rate
             exactSum += n
-            if rounding.level == .line { roundedSum += rounding.mode.divide(n, by: Self.hundred) }
+            switch rounding.level {
+            case .line: roundedSum += rounding.mode.divide(n, by: Self.hundred)
+            case .rate:
+                if let g = byRate.firstIndex(where: { $0.rate == rate }) { byRate[g].exact += n } else { byRate.append((rate, n)) }
+            case .total: break
+            }
         }
-        var onShipping: Int128 = 0
-        for layer in matched where layer.shipping == .taxable { onShipping += Int128(shipping.minorUnits) * Self.scaled(layer.rate) }
-        exactSum += onShipping
-        if rounding.level == .line { roundedSum += rounding.mode.divide(onShipping, by: Self.hundred) }
-        let minor = rounding.level == .line ? roundedSum : rounding.mode.divide(exactSum, by: Self.hundred)
+        for line in cart.taxableLines { tax(line.base, matched.map { $0.rate(category: line.category, unitAmount: line.unitAmount) }) }
+        tax(shipping, matched.filter { $0.shipping == .taxable }.map(\.rate))
+        let minor: Int128
+        switch rounding.level {
+        case .line: minor = roundedSum
+        case .rate: minor = byRate.reduce(0) { $0 + rounding.mode.divide($1.exact, by: Self.hundred) }
+        case .total: minor = rounding.mode.divide(exactSum, by: Self.hundred)
+        }
         let amount = Money(minorUnits: Int64(minor), currency: shipping.currency)
         trace.add("tax \(matched.map { "\($0.id) \($0.rate)%" }.joined(separator: " + ")), \(rounding.mode.rawValue) per \(rounding.level.rawValue) → \(amount.decimalString)")
         return Lines(added: [Line(id: "tax", label: labels.tax, amount: amount)])
