@@ -95,3 +95,36 @@ import Testing
         #expect(RoundingMode.halfUp.divide(2605, by: 10) == 261)
     }
 }
+
+/// `shipping: follow_goods`: the shipping charge is apportioned to the goods by value and taxed at
+/// each line's rate.
+@Suite struct ShippingFollowsGoodsTests {
+    static let rules = try! Fixture.rules("""
+    tax:
+      layers:
+        - { id: vat, label: VAT, zone: { country: US }, rate: 20%, shipping: follow_goods, categories: { books: 0% } }
+    shipping_methods:
+      - { id: post, label: Post, price: 10.00 }
+    """)
+
+    static func tax(_ items: [CartItem]) -> String? {
+        rules.quote(Fixture.request(cart: Cart(items: items), selected: nil)).update?.summaryItems.lines.first { $0.hasPrefix("tax") }
+    }
+
+    static func item(_ id: String, _ amount: String, _ category: String? = nil) -> CartItem {
+        CartItem(id: id, label: id, quantity: 1, unitAmount: Fixture.usd(amount), taxCategory: category)
+    }
+
+    @Test func aMixedCartTaxesShippingAtEachLinesRateByValue() {
+        // Goods 60.00 × 20 % = 12.00; shipping 10.00: 6.00 follows the mug (1.20), 4.00 the book (0).
+        #expect(Self.tax([Self.item("mug", "60.00"), Self.item("book", "40.00", "books")]) == "tax Tax 13.20")
+    }
+
+    @Test func zeroRatedGoodsCarryZeroRatedShipping() {
+        #expect(Self.tax([Self.item("book", "40.00", "books")]) == "tax Tax 0.00")
+    }
+
+    @Test func standardRatedGoodsCarryStandardRatedShipping() {
+        #expect(Self.tax([Self.item("mug", "60.00")]) == "tax Tax 14.00")   // (60 + 10) × 20 %
+    }
+}

@@ -1,7 +1,12 @@
 /// One taxing jurisdiction. Every layer whose zone holds the address applies (state + county
 /// + city stack), each on the same base.
 struct TaxLayer: Sendable {
-    enum ShippingTreatment: String, Sendable, CaseIterable { case taxable, exempt }
+    /// How the layer taxes the shipping charge: at its rate, not at all, or apportioned to the
+    /// goods by value at each line's rate (`follow_goods`: HMRC's and the EU's rule for VAT).
+    enum ShippingTreatment: String, Sendable, CaseIterable {
+        case taxable, exempt
+        case followGoods = "follow_goods"
+    }
 
     /// A category's own rate, optionally only for units priced below a threshold
     /// (New York's clothing exemption under $110).

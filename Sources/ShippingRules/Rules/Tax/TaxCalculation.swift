@@ -37,70 +37,90 @@ struct TaxCalculation {
         guard !matched.isEmpty else { return Lines() }
         let currency = shipping.currency
         let inclusive = matched.contains(where: \.includedInPrices)
-        if !inclusive && policy.summary == .combined { return combinedAdded(cart: cart, shipping: shipping, layers: matched, trace: &trace) }
-        // Each line's divisor for contained tax: 100 % plus every contained rate on that line.
-        var lineDivisors: [Int128] = []
-        var shippingDivisor = Self.hundred
-        if inclusive {
-            lineDivisors = cart.taxableLines.map { line in
-                matched.reduce(Self.hundred) { sum, layer in
-                    layer.includedInPrices ? sum + Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount)) : sum
-                }
-            }
-            for layer in matched where layer.includedInPrices && layer.shipping == .taxable { shippingDivisor += Self.scaled(layer.rate) }
+        let followsGoods = matched.contains { $0.shipping == .followGoods }
+        if !inclusive && !followsGoods && policy.summary == .combined {
+            return combinedAdded(cart: cart, shipping: shipping, layers: matched, trace: &trace)
         }
-
         // Each layer's exact tax, and each layer's share of amounts rounded at the combined rate of
         // its kind (added, or contained in prices): per line and per shipping charge at line level,
-        // once on the total at total level. The shares add up to what the customer is charged.
+        // once per rate or once on the total at those levels. The shares add up to what is charged.
         var exact = [ExactSum](repeating: ExactSum(), count: matched.count)
         var rounded = [Int128](repeating: 0, count: matched.count)
+        let goodsValue = cart.taxableLines.reduce(Int128(0)) { $0 + Int128($1.base.minorUnits) }
         for contained in [false, true] {
             let kind = matched.indices.filter { matched[$0].includedInPrices == contained }
             guard !kind.isEmpty else { continue }
-            // At rate level: each combined rate's layer shares, summed exactly, in order of first use.
             var byRate: [(rate: Int128, shares: [ExactSum])] = []
-            /// One taxed amount: every layer of the kind on it, rounded once at their combined rate.
-            func tax(_ base: Money, _ rate: (TaxLayer) -> ExactDecimal?, divisor: Int128) {
-                var shares = [ExactSum](repeating: ExactSum(), count: kind.count)
-                var combined: Int128 = 0
-                var combinedRate: Int128 = 0
-                for (k, l) in kind.enumerated() {
-                    guard let r = rate(matched[l]) else { continue }
-                    let n = Int128(base.minorUnits) * Self.scaled(r)
-                    shares[k].add(n, over: divisor)
-                    exact[l].add(shares[k])
-                    combined += n
-                    combinedRate += Self.scaled(r)
-                }
-                guard combinedRate != 0 else { return }
+
+            /// The layers' shares of one taxed amount, `base / baseDivisor` minor units, at each
+            /// layer's rate (nil: the layer does not tax it). Contained tax divides by 100 % plus
+            /// every contained rate on the amount. Returns the shares and their combined rate.
+            func shares(_ base: Int128, over baseDivisor: Int128 = 1, _ rate: (TaxLayer) -> ExactDecimal?) -> ([ExactSum], Int128) {
+                let rates = kind.map { rate(matched[$0]).map(Self.scaled) }
+                let combined = rates.reduce(Int128(0)) { $0 + ($1 ?? 0) }
+                let divisor = (contained ? Self.hundred + combined : Self.hundred) * baseDivisor
+                return (rates.map { r in
+                    var share = ExactSum()
+                    if let r { share.add(base * r, over: divisor) }
+                    return share
+                }, combined)
+            }
+            /// Charges one taxed amount: rounded once at its combined rate (line level) or gathered
+            /// with the amounts of the same rate (rate level) or with everything (total level).
+            func charge(_ shares: [ExactSum], rate: Int128) {
+                guard rate != 0 else { return }
+                for (k, l) in kind.enumerated() { exact[l].add(shares[k]) }
                 switch rounding.level {
                 case .line:
-                    for (l, minor) in zip(kind, LayerSplit.split(rounding.mode.divide(combined, by: divisor), exact: shares)) {
-                        rounded[l] += minor
-                    }
+                    var sum = ExactSum()
+                    shares.forEach { sum.add($0) }
+                    for (l, minor) in zip(kind, LayerSplit.split(sum.rounded(rounding.mode), exact: shares)) { rounded[l] += minor }
                 case .rate:
-                    if let g = byRate.firstIndex(where: { $0.rate == combinedRate }) {
+                    if let g = byRate.firstIndex(where: { $0.rate == rate }) {
                         for k in kind.indices { byRate[g].shares[k].add(shares[k]) }
                     } else {
-                        byRate.append((combinedRate, shares))
+                        byRate.append((rate, shares))
                     }
                 case .total:
                     break
                 }
             }
-            for (i, line) in cart.taxableLines.enumerated() {
-                tax(line.base, { $0.rate(category: line.category, unitAmount: line.unitAmount) },
-                    divisor: contained ? lineDivisors[i] : Self.hundred)
+
+            for line in cart.taxableLines {
+                let (s, r) = shares(Int128(line.base.minorUnits)) { $0.rate(category: line.category, unitAmount: line.unitAmount) }
+                charge(s, rate: r)
             }
-            tax(shipping, { $0.shipping == .taxable ? $0.rate : nil }, divisor: contained ? shippingDivisor : Self.hundred)
+            // Shipping: taxable at the layer's rate, exempt, or following the goods: apportioned to
+            // the lines by value and taxed at each line's rate (HMRC's and the EU's rule). With no
+            // goods value to follow, it is taxed at the layer's rate.
+            if followsGoods && goodsValue > 0 {
+                var whole = [ExactSum](repeating: ExactSum(), count: kind.count)
+                var wholeRate: Int128 = 0
+                for line in cart.taxableLines where line.base.minorUnits != 0 {
+                    let (s, r) = shares(Int128(shipping.minorUnits) * Int128(line.base.minorUnits), over: goodsValue) { layer in
+                        switch layer.shipping {
+                        case .taxable: layer.rate
+                        case .followGoods: layer.rate(category: line.category, unitAmount: line.unitAmount)
+                        case .exempt: nil
+                        }
+                    }
+                    if rounding.level == .rate {
+                        charge(s, rate: r)
+                    } else {
+                        for k in kind.indices { whole[k].add(s[k]) }
+                        wholeRate += r
+                    }
+                }
+                if rounding.level != .rate { charge(whole, rate: wholeRate) }
+            } else {
+                let (s, r) = shares(Int128(shipping.minorUnits)) { $0.shipping == .exempt ? nil : $0.rate }
+                charge(s, rate: r)
+            }
             if rounding.level == .total { byRate = [(0, kind.map { exact[$0] })] }
             for group in byRate {
                 var total = ExactSum()
-                for share in group.shares { total.add(share) }
-                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: group.shares)) {
-                    rounded[l] += minor
-                }
+                group.shares.forEach { total.add($0) }
+                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: group.shares)) { rounded[l] += minor }
             }
         }
 
