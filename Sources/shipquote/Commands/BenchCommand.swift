@@ -13,6 +13,7 @@ import ShippingRules
 enum BenchCommand {
     static let help = """
     usage: shipquote bench [e2e] [flags]   end to end through Kafka; `shipquote bench --help` for its flags
+           shipquote bench replay [--events 100000] [--sessions 1000]   a takeover's read of the replay range
            shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
            shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
@@ -34,6 +35,7 @@ enum BenchCommand {
         case "e2e": try endToEnd(rest)
         case "rules": try rules(rest)
         case "takeover": try takeover(rest)
+        case "replay": try replay(rest)
         case "echo-worker": try echoWorker(rest)
         case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")
         default: try endToEnd(args)
@@ -75,6 +77,17 @@ enum BenchCommand {
         report.lines.forEach(Output.line)
         Output.line((["command: shipquote bench takeover"] + args).joined(separator: " "))
         if !report.passed { exit(1) }
+    }
+
+    private static func replay(_ args: [String]) throws {
+        let flags = try Arguments(args, valued: ["--events", "--sessions", "--rules"], flags: ["--help"])
+        if flags.has("--help") { return Output.line("usage: shipquote bench replay [--events 100000] [--sessions 1000] [--rules FILE]") }
+        var settings = ReplayBench.Settings()
+        settings.events = try flags.int("--events") ?? settings.events
+        settings.sessions = try flags.int("--sessions") ?? settings.sessions
+        settings.rulesPath = flags.value("--rules") ?? settings.rulesPath
+        guard settings.events > 0, settings.sessions > 0 else { Output.fail("bench replay: --events and --sessions must be positive") }
+        try ReplayBench.run(settings, line: Output.line)
     }
 
     /// `bench echo-worker`: not for people; `bench --process` starts it.
