@@ -17,7 +17,11 @@ import Testing
         #expect(kafka["environment", "KAFKA_PROCESS_ROLES"]?.text == "broker,controller")
         #expect(kafka["environment", "KAFKA_CONTROLLER_QUORUM_VOTERS"] != nil)
         #expect(kafka["healthcheck"] != nil)
-        #expect(kafka["ports"]?.items.compactMap(\.text) == ["29092:29092"])
+        #expect(kafka["ports"]?.items.compactMap(\.text) == ["127.0.0.1:29092:29092"])
+        // The log on the volume: unset, the image writes to /tmp and a recreated container starts empty.
+        let dataMount = try #require(kafka["volumes"]?.items.first?.text?.split(separator: ":").map(String.init))
+        #expect(dataMount.first == "kafka-data")
+        #expect(kafka["environment", "KAFKA_LOG_DIRS"]?.text == dataMount.last)
 
         for name in ["worker-1", "worker-2"] {
             let worker = try #require(services[name])
@@ -31,9 +35,20 @@ import Testing
             let grace = Int(worker["environment", "SHIPQUOTE_SHUTDOWN_GRACE"]?.text ?? "") ?? 0
             let stop = Int(worker["stop_grace_period"]?.text?.replacingOccurrences(of: "s", with: "") ?? "") ?? 0
             #expect(stop > grace, "\(name): docker must wait longer than the worker drains")
+            // The image has no curl: the worker's healthcheck is the binary's own, on its listener.
+            let check = worker["healthcheck", "test"]?.items.compactMap(\.text) ?? []
+            #expect(Array(check.prefix(3)) == ["CMD", "/usr/local/bin/shipquote", "healthcheck"], "\(name)")
+            let url = try #require(check.firstIndex(of: "--url").map { check[$0 + 1] })
+            #expect(url.hasPrefix("http://127.0.0.1:9464/"), "\(name): the port SHIPQUOTE_METRICS_LISTEN opens")
         }
-        #expect(services["worker-1", "ports"]?.items.compactMap(\.text) == ["9464:9464"])
-        #expect(services["worker-2", "ports"]?.items.compactMap(\.text) == ["9465:9464"])
+        // Published on the loopback interface only.
+        #expect(services["worker-1", "ports"]?.items.compactMap(\.text) == ["127.0.0.1:9464:9464"])
+        #expect(services["worker-2", "ports"]?.items.compactMap(\.text) == ["127.0.0.1:9465:9464"])
+        for name in services.keys {
+            for port in services[name, "ports"]?.items.compactMap(\.text) ?? [] {
+                #expect(port.hasPrefix("127.0.0.1:"), "\(name): \(port) is published on every interface")
+            }
+        }
 
         let gateway = try #require(services["demo-gateway"])
         let command = gateway["command"]?.items.compactMap(\.text) ?? []
@@ -102,7 +117,7 @@ import Testing
     }
 
     @Test func kubernetesProbesGraceResourcesAndScaling() throws {
-        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/deployment.yaml"))
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
         let pod = try #require(deployment["spec", "template", "spec"])
         let container = try #require(pod["containers"]?.items.first)
         #expect(container["livenessProbe", "httpGet", "path"]?.text == "/healthz")
@@ -116,12 +131,12 @@ import Testing
         #expect(env["SHIPQUOTE_KAFKA_SASL_PASSWORD"]?["valueFrom", "secretKeyRef"] != nil, "secrets come from a Secret")
         #expect(pod["securityContext", "runAsNonRoot"]?.text == "true")
 
-        let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/service.yaml"))
+        let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/service.yaml"))
         #expect(service["spec", "ports"]?.items.first?["port"]?.text == "9464")
-        let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/pod-disruption-budget.yaml"))
+        let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/pod-disruption-budget.yaml"))
         #expect(pdb["kind"]?.text == "PodDisruptionBudget")
 
-        let keda = try YAMLNode.loadAll(try Repository.text("deploy/kubernetes/keda-scaledobject.yaml"))
+        let keda = try YAMLNode.loadAll(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml"))
         let scaled = try #require(keda.first { $0["kind"]?.text == "ScaledObject" })
         let trigger = try #require(scaled["spec", "triggers"]?.items.first)
         #expect(trigger["type"]?.text == "kafka")
@@ -129,17 +144,12 @@ import Testing
         #expect(trigger["metadata", "consumerGroup"]?.text == env["SHIPQUOTE_GROUP"]?["value"]?.text)
         // Replicas above the partition count sit idle; the compose file's partition count is the reference.
         #expect(scaled["spec", "maxReplicaCount"]?.text == "8")
-        #expect(try Repository.text("deploy/kubernetes/keda-scaledobject.yaml").contains("sit idle"))
-
-        let kustomization = try YAMLNode.load(try Repository.text("deploy/kubernetes/kustomization.yaml"))
-        for file in kustomization["resources"]?.items.compactMap(\.text) ?? [] {
-            #expect(FileManager.default.fileExists(atPath: Repository.url("deploy/kubernetes/\(file)").path), "\(file)")
-        }
+        #expect(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml").contains("sit idle"))
     }
 
     @Test func theRulesConfigMapHoldsRulesTheLoaderAccepts() throws {
-        let configMap = try YAMLNode.load(try Repository.text("deploy/kubernetes/configmap-rules.yaml"))
-        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/deployment.yaml"))
+        let configMap = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/configmap-rules.yaml"))
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
         let volumes = deployment["spec", "template", "spec", "volumes"]?.items ?? []
         #expect(volumes.contains { $0["configMap", "name"]?.text == configMap["metadata", "name"]?.text })
         let data = try #require(configMap["data"])
