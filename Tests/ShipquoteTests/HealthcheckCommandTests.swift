@@ -27,7 +27,9 @@ import Testing
         let unknownPath = try Binary.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/nope"], timeout: 10)
         #expect(unknownPath.status == 1 && unknownPath.stderr.contains("answered 404"), "\(unknownPath.stderr)")
 
-        Binary.stop(worker)
+        // Killed rather than stopped: without a broker the worker would first finish its 10 s metadata wait.
+        kill(worker.processIdentifier, SIGKILL)
+        worker.waitUntilExit()
         let gone = try Binary.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/healthz", "--timeout", "2"], timeout: 10)
         #expect(gone.status == 1)
         #expect(gone.stderr.contains("connect to 127.0.0.1:\(port)"), "\(gone.stderr)")
