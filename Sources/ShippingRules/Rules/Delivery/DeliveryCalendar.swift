@@ -7,7 +7,7 @@ struct DeliveryCalendar: Sendable {
 
     /// The warehouse's local date and minute of the day at `now` (DST included, via the zone's offset at that instant).
     func localMoment(_ now: Date) -> (date: CalendarDate, minuteOfDay: Int) {
-        let offset = warehouse.timeZone.secondsFromGMT(for: now)
+        let offset = warehouse.offsets.secondsFromGMT(for: now)
         let seconds = Int(floor(now.timeIntervalSince1970)) + offset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400

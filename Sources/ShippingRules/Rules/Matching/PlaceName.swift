@@ -23,7 +23,11 @@ enum PlaceName {
 
     /// Country and state codes compare upper-cased and trimmed.
     static func code(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) { return text.uppercased() }
+        // Visible ASCII (nearly every code) upper-cases byte by byte, as `uppercased()` would.
+        if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) {
+            if !text.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7a }) { return text }
+            return String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7a ? $0 - 0x20 : $0 }, as: UTF8.self)
+        }
         return text.trimmingCharacters(in: .whitespaces).uppercased()
     }
 }

@@ -9,7 +9,8 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     case prefix(String)
     /// Inclusive bounds of equal length, compared on the code's first `bounds.count` characters.
     case range(lower: String, upper: String)
-    case regex(NSRegularExpression, source: String)
+    /// Compiled at load to a byte matcher when it is simple (see `PostalRegex`).
+    case regex(PostalRegex, source: String)
 
     static func normalized(_ code: String) -> String {
         // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
@@ -32,7 +33,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             guard let re = try? NSRegularExpression(pattern: trimmed) else {
                 throw .invalid("expected a valid regular expression, found \"\(trimmed)\"")
             }
-            self = .regex(re, source: trimmed)
+            self = .regex(PostalRegex(re, source: trimmed), source: trimmed)
             return
         }
         if let dots = trimmed.range(of: "..") {
@@ -73,7 +74,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             let head = String(code.prefix(lower.count))
             return lower <= head && head <= upper
         case .regex(let re, _):
-            return re.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
+            return re.matches(raw)
         }
     }
 
