@@ -95,11 +95,22 @@ struct JSONTokenCursor {
     /// A string's content bytes (quotes excluded). Nil for an escape, a raw control character
     /// or an unterminated string. A byte outside printable ASCII clears `onlyPrintableASCII`.
     mutating func string() -> Range<Int>? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
+        guard take(UInt8(ascii: "\"")), let base = input.baseAddress else { return nil }
         let start = i
         var printable = true
+        // Eight bytes at a time while none of them ends the string or needs a closer look
+        // (a quote, a backslash, a control character); the byte loop below decides the rest.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+        func hasByteBelow(_ w: UInt64, _ n: UInt8) -> Bool { (w &- ones &* UInt64(n)) & ~w & highs != 0 }
+        while i + 8 <= input.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasByteBelow(word, 0x20) { break }
+            if word & highs != 0 || hasZeroByte(word ^ (ones &* 0x7F)) { printable = false }
+            i += 8
+        }
         while i < input.count {
-            let byte = input[i]
+            let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 i += 1
                 if !printable { onlyPrintableASCII = false }
