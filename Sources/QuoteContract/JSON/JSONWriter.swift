@@ -26,12 +26,73 @@ public struct JSONWriter: Sendable {
 
     /// A member name the code spells (the contract's names are plain ASCII: copied, not escaped).
     public mutating func key(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        append(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let count = key.utf8CodeUnitCount, comma = needsComma
+        fragment(capacity: count + 4) { out in
+            var k = 0
+            if comma { out[0] = UInt8(ascii: ","); k = 1 }
+            out[k] = UInt8(ascii: "\"")
+            (out + k + 1).update(from: key.utf8Start, count: count)
+            k += count + 1
+            out[k] = UInt8(ascii: "\"")
+            out[k + 1] = UInt8(ascii: ":")
+            return k + 2
+        }
         needsComma = false
+    }
+
+    /// `{"currency":"USD","value":"12.34"}`: an amount with exactly `fractionDigits` decimals,
+    /// written as one fragment when the code is three capital letters (every `Currency`'s).
+    mutating func amountObject(code: String, minorUnits: Int64, fractionDigits: Int) {
+        var code = code
+        let letters: (UInt8, UInt8, UInt8)? = code.withUTF8 { c in
+            c.count == 3 && c.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? (c[0], c[1], c[2]) : nil
+        }
+        guard let letters, (0...18).contains(fractionDigits) else {
+            beginObject()
+            field("currency", code)
+            key("value")
+            decimalString(minorUnits, fractionDigits: fractionDigits)
+            endObject()
+            return
+        }
+        let head: StaticString = "{\"currency\":\"", middle: StaticString = "\",\"value\":\""
+        let comma = needsComma
+        fragment(capacity: 80) { out in
+            var k = 0
+            if comma { out[0] = UInt8(ascii: ","); k = 1 }
+            (out + k).update(from: head.utf8Start, count: head.utf8CodeUnitCount)
+            k += head.utf8CodeUnitCount
+            out[k] = letters.0; out[k + 1] = letters.1; out[k + 2] = letters.2
+            k += 3
+            (out + k).update(from: middle.utf8Start, count: middle.utf8CodeUnitCount)
+            k += middle.utf8CodeUnitCount
+            k += JSONWriter.writeDecimal(minorUnits, fractionDigits: fractionDigits, to: out + k)
+            out[k] = UInt8(ascii: "\"")
+            out[k + 1] = UInt8(ascii: "}")
+            return k + 2
+        }
+        needsComma = true
+    }
+
+    /// A value of at most `capacity` bytes that `body` writes in place (returning how many), in
+    /// one append; `body` must write valid JSON (a timestamp or a date in quotes, say).
+    mutating func rawValue(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        fragment(capacity: capacity + 1) { out in
+            if !comma { return body(out) }
+            out[0] = UInt8(ascii: ",")
+            return 1 + body(out + 1)
+        }
+        needsComma = true
+    }
+
+    /// Bytes that `body` writes into a stack buffer of `capacity` (returning how many), appended
+    /// at once: one array append for a whole fragment instead of one a byte.
+    private mutating func fragment(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let count = body(buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// A member name that came from data (escaped as any string).
@@ -73,10 +134,16 @@ public struct JSONWriter: Sendable {
     /// `value / 10^fractionDigits` in decimal, with at least one integer digit.
     private mutating func appendDecimal(_ value: Int64, fractionDigits: Int) {
         precondition((0...18).contains(fractionDigits), "a currency has at most a few minor digits")
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        fragment(capacity: 42) { JSONWriter.writeDecimal(value, fractionDigits: fractionDigits, to: $0) }
+    }
+
+    /// `appendDecimal`'s text written at `out` (at most 41 bytes); returns its length.
+    private static func writeDecimal(_ value: Int64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var k = 0
+        if value < 0 { out[0] = UInt8(ascii: "-"); k = 1 }
         var magnitude = value.magnitude
         // Digits come out lowest first; collect them reversed in a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var n = 0
             repeat {
                 if n == fractionDigits && n > 0 {
@@ -87,18 +154,12 @@ public struct JSONWriter: Sendable {
                 magnitude /= 10
                 n += 1
             } while magnitude > 0 || n <= fractionDigits
-            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+            for j in stride(from: n - 1, through: 0, by: -1) {
+                out[k] = buffer[j]
+                k += 1
+            }
+            return k
         }
-    }
-
-    /// A string written by `body` straight into the buffer; `body` must write text that needs
-    /// no escaping (digits, dashes, letters of a timestamp).
-    mutating func plainString(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        body(&self)
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
