@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Steps through the tokens of a JSON document in place, for readers that know the shape they
 /// expect and want no tree. It accepts a strict subset of what `JSONReader` accepts: strings
 /// without escapes or raw control characters, numbers in RFC 8259's grammar. Whatever falls
@@ -161,9 +167,8 @@ struct JSONTokenCursor {
     /// Whether the bytes in `range` are exactly `literal` (a key the reader knows).
     func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
-        let known = literal.utf8Start
-        for k in 0..<range.count where input[range.lowerBound + k] != known[k] { return false }
-        return true
+        guard let base = input.baseAddress, !range.isEmpty else { return true }
+        return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0
     }
 
     func bytes(_ range: Range<Int>, equal other: [UInt8]) -> Bool {

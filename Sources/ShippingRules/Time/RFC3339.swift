@@ -38,7 +38,8 @@ public enum RFC3339 {
             }
             return value
         }
-        func byte(_ at: Int, is expected: Character) -> Bool { at < b.count && b[at] == expected.asciiValue! }
+        // A scalar, not a Character: `Character.asciiValue` costs more than the whole comparison.
+        func byte(_ at: Int, is expected: Unicode.Scalar) -> Bool { at < b.count && b[at] == UInt8(ascii: expected) }
 
         guard let year = digits(0, 4), byte(4, is: "-"), let month = digits(5, 2), byte(7, is: "-"),
               let day = digits(8, 2), byte(10, is: "T"), let hour = digits(11, 2), byte(13, is: ":"),

@@ -15,12 +15,17 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     static func normalized(_ code: String) -> String {
         // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
         if code.utf8.allSatisfy({ $0 < 0x80 }) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(code.utf8.count)
-            for b in code.utf8 where b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) {
-                bytes.append(b >= 0x61 && b <= 0x7a ? b - 0x20 : b)
+            let kept = { (b: UInt8) in b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) }
+            // Most codes are already upper-case without separators: nothing to make.
+            if code.utf8.allSatisfy({ kept($0) && !($0 >= 0x61 && $0 <= 0x7a) }) { return code }
+            return String(unsafeUninitializedCapacity: code.utf8.count) { out in
+                var n = 0
+                for b in code.utf8 where kept(b) {
+                    out[n] = b >= 0x61 && b <= 0x7a ? b - 0x20 : b
+                    n += 1
+                }
+                return n
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
         return String(code.uppercased().filter { !$0.isWhitespace && $0 != "-" })
     }
@@ -66,6 +71,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     /// `normalized` is `PostalPattern.normalized(raw)`; `raw` is the code as sent, trimmed and
     /// upper-cased (`PlaceName.code`), which is what a regex is matched against.
     func matches(normalized code: String, raw: String) -> Bool {
+        if let answer = matchesBytes(normalized: code) { return answer }
         switch self {
         case .exact(let value): return code == value
         case .prefix(let stem): return code.hasPrefix(stem)
@@ -77,6 +83,30 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             return re.matches(raw)
         }
     }
+
+    /// `matches` for exact, prefix and range patterns when the code and the pattern are printable
+    /// ASCII: then a character is a byte and String's comparisons are byte comparisons, so the
+    /// bytes answer without Unicode machinery. Nil otherwise (and for a regex).
+    private func matchesBytes(normalized code: String) -> Bool? {
+        let c = code.utf8
+        guard c.allSatisfy(PostalPattern.isPrintableASCII) else { return nil }
+        switch self {
+        case .exact(let value):
+            return value.utf8.allSatisfy(PostalPattern.isPrintableASCII) ? c.elementsEqual(value.utf8) : nil
+        case .prefix(let stem):
+            return stem.utf8.allSatisfy(PostalPattern.isPrintableASCII) ? c.starts(with: stem.utf8) : nil
+        case .range(let lower, let upper):
+            let l = lower.utf8, u = upper.utf8
+            guard l.allSatisfy(PostalPattern.isPrintableASCII), u.allSatisfy(PostalPattern.isPrintableASCII) else { return nil }
+            guard c.count >= l.count else { return false }
+            let head = c.prefix(l.count)
+            return !head.lexicographicallyPrecedes(l) && !u.lexicographicallyPrecedes(head)
+        case .regex:
+            return nil
+        }
+    }
+
+    static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
     /// The first characters every matching code starts with, for indexing; nil for a regex.
     var leadingStem: String? {
