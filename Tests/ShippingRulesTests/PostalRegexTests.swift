@@ -133,6 +133,17 @@ struct ZoneOffsetsTests {
         #expect(local("2026-11-02T08:00:00Z") == "2026-11-02 0:0")
     }
 
+    @Test func holidaysAreFoundByBinarySearchWhateverTheirOrder() {
+        let dates = ["2027-01-01", "2026-11-26", "2026-12-25", "2026-07-03"].map(Fixture.date)
+        let warehouse = Warehouse(timeZone: losAngeles, cutoffMinutes: nil, businessDays: [1, 2, 3, 4, 5],
+                                  holidays: Set(dates), handlingDays: 0)
+        for date in dates { #expect(warehouse.isHoliday(date.daysSinceEpoch), "\(date)") }
+        for other in ["2026-12-24", "2026-12-26", "2027-01-02", "2026-01-01", "2026-07-04"].map(Fixture.date) {
+            #expect(!warehouse.isHoliday(other.daysSinceEpoch), "\(other)")
+        }
+        #expect(!Warehouse(timeZone: losAngeles, cutoffMinutes: nil, businessDays: [1], holidays: [], handlingDays: 0).isHoliday(0))
+    }
+
     @Test func aReloadedRuleSetUsesItsOwnZone() throws {
         let head = "version: 1\npayee: Shop\ncurrencies: [USD]\n"
         let body = { (zone: String) in
@@ -149,5 +160,55 @@ struct ZoneOffsetsTests {
         #expect(shipDay(west) == "2026-11-02")
         #expect(shipDay(east) == "2026-11-03")
         #expect(shipDay(west) == "2026-11-02")
+    }
+}
+
+@Suite("Postal patterns, normalized codes and currencies by their letters")
+struct ByteComparisonTests {
+    /// What exact, prefix and range patterns answered before the byte path: String comparisons.
+    private func stringAnswer(_ pattern: PostalPattern, _ code: String) -> Bool {
+        switch pattern {
+        case .exact(let value): return code == value
+        case .prefix(let stem): return code.hasPrefix(stem)
+        case .range(let lower, let upper):
+            guard code.count >= lower.count else { return false }
+            let head = String(code.prefix(lower.count))
+            return lower <= head && head <= upper
+        case .regex: return false
+        }
+    }
+
+    @Test func exactPrefixAndRangePatternsAnswerAsStringComparisonsDid() throws {
+        let patterns = ["95014", "941*", "94000..94999", "945*..947*", "SW1A*", "M5V", "Z*", "A0..A9", "É1*", "0..9"]
+        let codes = ["95014", "950141", "9501", "94105", "94999", "95000", "94600", "9450", "SW1A1AA", "SW1", "M5V", "M5V3L9",
+                     "ZZ", "A5", "A", "É10", "E10", "", "5", "10", "94A00", "9"]
+        for text in patterns {
+            let pattern = try PostalPattern(parsing: text)
+            for code in codes {
+                #expect(pattern.matches(normalized: code, raw: code) == stringAnswer(pattern, code), "\(text) on \(code)")
+            }
+        }
+    }
+
+    @Test func normalizedCodesAreUpperCasedWithoutSeparators() {
+        #expect(PostalPattern.normalized("SW1A 1AA") == "SW1A1AA")
+        #expect(PostalPattern.normalized("sw1a-1aa") == "SW1A1AA")
+        #expect(PostalPattern.normalized("95014") == "95014")
+        #expect(PostalPattern.normalized("\t9 5-0\n14 ") == "95014")
+        #expect(PlaceName.fold("  San   Francisco ") == "san francisco")
+        #expect(PlaceName.fold("CUPERTINO") == "cupertino")
+        #expect(PlaceName.code("ca") == "CA")
+        #expect(PlaceName.code("CA") == "CA")
+        #expect(PlaceName.code(" ca ") == "CA")
+    }
+
+    @Test func currenciesAreFoundByTheirThreeCapitalLetters() {
+        #expect(Currency(code: "USD")?.minorDigits == 2)
+        #expect(Currency(code: "JPY")?.minorDigits == 0)
+        #expect(Currency(code: "KWD")?.minorDigits == 3)
+        #expect(Currency(code: "CLF")?.minorDigits == 4)
+        #expect(Currency(code: "AED")?.minorDigits == 2)
+        #expect(Currency(code: "ZWG")?.minorDigits == 2)
+        for unknown in ["usd", "US", "USDD", "XXX", "AAA", "ZZZ", "U$D", "ÜSD", "US\u{0}", ""] { #expect(Currency(code: unknown) == nil, "\(unknown)") }
     }
 }

@@ -19,7 +19,7 @@ struct DeliveryCalendar: Sendable {
     /// Day numbers (days since 1970-01-01, a Thursday) keep the stepping free of calendar math.
     private func isBusinessDay(number day: Int) -> Bool {
         let weekday = ((day % 7) + 7 + 4) % 7
-        return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.holidayNumbers.contains(day)
+        return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.isHoliday(day)
     }
 
     private func businessDay(onOrAfter day: Int) -> Int {

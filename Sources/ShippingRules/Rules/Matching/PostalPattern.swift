@@ -71,7 +71,6 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     /// `normalized` is `PostalPattern.normalized(raw)`; `raw` is the code as sent, trimmed and
     /// upper-cased (`PlaceName.code`), which is what a regex is matched against.
     func matches(normalized code: String, raw: String) -> Bool {
-        if let answer = matchesBytes(normalized: code) { return answer }
         switch self {
         case .exact(let value): return code == value
         case .prefix(let stem): return code.hasPrefix(stem)
@@ -83,30 +82,6 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             return re.matches(raw)
         }
     }
-
-    /// `matches` for exact, prefix and range patterns when the code and the pattern are printable
-    /// ASCII: then a character is a byte and String's comparisons are byte comparisons, so the
-    /// bytes answer without Unicode machinery. Nil otherwise (and for a regex).
-    private func matchesBytes(normalized code: String) -> Bool? {
-        let c = code.utf8
-        guard c.allSatisfy(PostalPattern.isPrintableASCII) else { return nil }
-        switch self {
-        case .exact(let value):
-            return value.utf8.allSatisfy(PostalPattern.isPrintableASCII) ? c.elementsEqual(value.utf8) : nil
-        case .prefix(let stem):
-            return stem.utf8.allSatisfy(PostalPattern.isPrintableASCII) ? c.starts(with: stem.utf8) : nil
-        case .range(let lower, let upper):
-            let l = lower.utf8, u = upper.utf8
-            guard l.allSatisfy(PostalPattern.isPrintableASCII), u.allSatisfy(PostalPattern.isPrintableASCII) else { return nil }
-            guard c.count >= l.count else { return false }
-            let head = c.prefix(l.count)
-            return !head.lexicographicallyPrecedes(l) && !u.lexicographicallyPrecedes(head)
-        case .regex:
-            return nil
-        }
-    }
-
-    static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
     /// The first characters every matching code starts with, for indexing; nil for a regex.
     var leadingStem: String? {

@@ -57,18 +57,8 @@ struct ZoneIndex: Sendable {
         func candidates(_ code: String?, into set: inout ZoneSet, zones: [Zone], address: ResolvedAddress) {
             for n in always where zones[n].contains(address) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
-            // A printable ASCII code (nearly all) has one character a byte: its stems are byte prefixes.
-            let ascii = code.utf8.allSatisfy(PostalPattern.isPrintableASCII)
-            for length in stemLengths {
-                let stem: String
-                if ascii {
-                    guard code.utf8.count >= length else { continue }
-                    stem = String(decoding: code.utf8.prefix(length), as: UTF8.self)
-                } else {
-                    guard code.count >= length else { continue }
-                    stem = String(code.prefix(length))
-                }
-                guard let list = byStem[stem] else { continue }
+            for length in stemLengths where code.count >= length {
+                guard let list = byStem[String(code.prefix(length))] else { continue }
                 for n in list where zones[n].contains(address) { set.insert(n) }
             }
         }
