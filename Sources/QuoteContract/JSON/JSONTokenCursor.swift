@@ -104,16 +104,26 @@ struct JSONTokenCursor {
         guard take(UInt8(ascii: "\"")), let base = input.baseAddress else { return nil }
         let start = i
         var printable = true
-        // Eight bytes at a time while none of them ends the string or needs a closer look
-        // (a quote, a backslash, a control character); the byte loop below decides the rest.
+        // Eight bytes at a time: each mask flags bytes by their high bit, and its lowest flag is
+        // exact (a borrow only ever flags bytes above a true one). Up to the first byte that ends
+        // the string or needs a closer look (a quote, a backslash, a control character), then the
+        // byte loop below decides from that byte on.
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
-        func hasByteBelow(_ w: UInt64, _ n: UInt8) -> Bool { (w &- ones &* UInt64(n)) & ~w & highs != 0 }
+        func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+        func bytesBelow(_ w: UInt64, _ n: UInt8) -> UInt64 { (w &- ones &* UInt64(n)) & ~w & highs }
         while i + 8 <= input.count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasByteBelow(word, 0x20) { break }
-            if word & highs != 0 || hasZeroByte(word ^ (ones &* 0x7F)) { printable = false }
-            i += 8
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let special = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | bytesBelow(word, 0x20)
+            let unprintable = (word & highs) | zeroBytes(word ^ (ones &* 0x7F))
+            if special == 0 {
+                if unprintable != 0 { printable = false }
+                i += 8
+                continue
+            }
+            let index = special.trailingZeroBitCount >> 3
+            if index > 0 && unprintable & ((1 << UInt64(index * 8)) &- 1) != 0 { printable = false }
+            i += index
+            break
         }
         while i < input.count {
             let byte = base[i]
