@@ -212,31 +212,3 @@ struct ByteComparisonTests {
         for unknown in ["usd", "US", "USDD", "XXX", "AAA", "ZZZ", "U$D", "ÜSD", "US\u{0}", ""] { #expect(Currency(code: unknown) == nil, "\(unknown)") }
     }
 }
-
-@Suite("Zone codes compared as short lists")
-struct ZoneCodeListTests {
-    private func address(_ country: String?, _ state: String?) -> ResolvedAddress {
-        ResolvedAddress(PartialAddress(city: nil, state: state, postalCode: nil, countryCode: country))
-    }
-
-    @Test func fewAndManyCodesGiveTheSetsAnswer() {
-        var few = Zone()
-        few.countries = ["US"]
-        few.excludeStates = ["AK", "HI"]
-        var many = Zone()
-        many.countries = Set((0..<30).map { "C\($0)" } + ["US"])
-        many.states = Set((0..<40).map { "S\($0)" } + ["CA"])
-        var reassigned = few
-        reassigned.excludeStates = []
-        let cases: [(Zone, ResolvedAddress, Bool)] = [
-            (few, address("US", "CA"), true), (few, address("us", "ca"), true), (few, address("US", "AK"), false),
-            (few, address("CA", "ON"), false), (few, address(nil, "CA"), false), (few, address("US", nil), false),
-            (many, address("US", "CA"), true), (many, address("C7", "S39"), true), (many, address("US", "NY"), false),
-            (many, address("C30", "CA"), false), (reassigned, address("US", "AK"), true), (reassigned, address("US", nil), true),
-        ]
-        for (zone, address, expected) in cases {
-            #expect(zone.contains(address) == expected, "\(address)")
-            #expect((zone.mismatch(address) == nil) == expected, "\(address)")
-        }
-    }
-}

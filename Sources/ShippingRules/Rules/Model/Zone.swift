@@ -11,14 +11,9 @@ struct Zone: Sendable {
     var mark = SourceMark(line: 1, column: 1)
     var field = ""
     /// Upper-cased ISO codes; nil means any country.
-    var countries: Set<String>? { didSet { countryList = Zone.few(countries) } }
-    var states: Set<String>? { didSet { stateList = Zone.few(states) } }
-    var excludeStates: Set<String> = [] { didSet { excludedStateList = Zone.few(excludeStates) } }
-    /// The same codes as short lists when there are only a few (nearly always): `contains`
-    /// compares a handful of short strings faster than it hashes one. Nil: ask the set.
-    private(set) var countryList: [String]?
-    private(set) var stateList: [String]?
-    private(set) var excludedStateList: [String]? = []
+    var countries: Set<String>?
+    var states: Set<String>?
+    var excludeStates: Set<String> = []
     /// Folded city names (see `PlaceName.fold`).
     var cities: Set<String>?
     var excludeCities: Set<String> = []
@@ -49,20 +44,15 @@ struct Zone: Sendable {
         return nil
     }
 
-    private static func few(_ set: Set<String>?) -> [String]? {
-        guard let set, set.count <= 16 else { return nil }
-        return Array(set)
-    }
-
     /// The same answer as `mismatch(_:) == nil` without building a reason: the quoting hot path.
     func contains(_ address: ResolvedAddress) -> Bool {
         if let countries {
-            guard let c = address.country, countryList?.contains(c) ?? countries.contains(c) else { return false }
+            guard let c = address.country, countries.contains(c) else { return false }
         }
         if states != nil || !excludeStates.isEmpty {
             guard let s = address.state else { return false }
-            if let states, !(stateList?.contains(s) ?? states.contains(s)) { return false }
-            if excludedStateList?.contains(s) ?? excludeStates.contains(s) { return false }
+            if let states, !states.contains(s) { return false }
+            if excludeStates.contains(s) { return false }
         }
         if cities != nil || !excludeCities.isEmpty {
             guard let city = address.city else { return false }
