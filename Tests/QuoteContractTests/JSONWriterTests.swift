@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import QuoteContract
 import ShippingRules
@@ -18,6 +19,31 @@ struct JSONWriterTests {
         let written = String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self)
         #expect(written == #""q\" b\\ s/ \b\f\n\r\t \u0001 \u001f "# + "\u{7f} é 😀\"")
         #expect((try? JSONReader().read(written)) == .string(text))
+    }
+
+    @Test("a writer that starts small grows and keeps every byte, fragments included")
+    func growsFromATinyBuffer() {
+        var writer = JSONWriter(capacity: 1)
+        writer.beginArray()
+        for n in 0..<200 {
+            writer.beginObject()
+            writer.key("id")
+            writer.string("item-\(n)")
+            writer.key("amount")
+            writer.amountObject(code: "USD", minorUnits: Int64(n) * 101 - 5_000, fractionDigits: 2)
+            writer.endObject()
+        }
+        writer.amountObject(code: "KWD", minorUnits: -5, fractionDigits: 3)
+        writer.amountObject(code: "usd", minorUnits: 7, fractionDigits: 0)     // not three capitals: the member-by-member path
+        writer.endArray()
+        var expected = "["
+        for n in 0..<200 {
+            let units = n * 101 - 5_000
+            let text = (units < 0 ? "-" : "") + "\(abs(units) / 100)." + String(format: "%02d", abs(units) % 100)
+            expected += (n > 0 ? "," : "") + #"{"id":"item-\#(n)","amount":{"currency":"USD","value":"\#(text)"}}"#
+        }
+        expected += #",{"currency":"KWD","value":"-0.005"},{"currency":"usd","value":"7"}]"#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
     }
 
     @Test("integers cover the whole Int64 range")

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Steps through the tokens of a JSON document in place, for readers that know the shape they
 /// expect and want no tree. It accepts a strict subset of what `JSONReader` accepts: strings
 /// without escapes or raw control characters, numbers in RFC 8259's grammar. Whatever falls
@@ -95,11 +101,32 @@ struct JSONTokenCursor {
     /// A string's content bytes (quotes excluded). Nil for an escape, a raw control character
     /// or an unterminated string. A byte outside printable ASCII clears `onlyPrintableASCII`.
     mutating func string() -> Range<Int>? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
+        guard take(UInt8(ascii: "\"")), let base = input.baseAddress else { return nil }
         let start = i
         var printable = true
+        // Eight bytes at a time: each mask flags bytes by their high bit, and its lowest flag is
+        // exact (a borrow only ever flags bytes above a true one). Up to the first byte that ends
+        // the string or needs a closer look (a quote, a backslash, a control character), then the
+        // byte loop below decides from that byte on.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+        func bytesBelow(_ w: UInt64, _ n: UInt8) -> UInt64 { (w &- ones &* UInt64(n)) & ~w & highs }
+        while i + 8 <= input.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let special = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | bytesBelow(word, 0x20)
+            let unprintable = (word & highs) | zeroBytes(word ^ (ones &* 0x7F))
+            if special == 0 {
+                if unprintable != 0 { printable = false }
+                i += 8
+                continue
+            }
+            let index = special.trailingZeroBitCount >> 3
+            if index > 0 && unprintable & ((1 << UInt64(index * 8)) &- 1) != 0 { printable = false }
+            i += index
+            break
+        }
         while i < input.count {
-            let byte = input[i]
+            let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 i += 1
                 if !printable { onlyPrintableASCII = false }
@@ -150,9 +177,8 @@ struct JSONTokenCursor {
     /// Whether the bytes in `range` are exactly `literal` (a key the reader knows).
     func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
-        let known = literal.utf8Start
-        for k in 0..<range.count where input[range.lowerBound + k] != known[k] { return false }
-        return true
+        guard let base = input.baseAddress, !range.isEmpty else { return true }
+        return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0
     }
 
     func bytes(_ range: Range<Int>, equal other: [UInt8]) -> Bool {

@@ -4,12 +4,16 @@
 /// The streaming calls (`beginObject`, `key`, `string`, …) place commas themselves; the caller
 /// is trusted to pair `begin`/`end` and to give every object value a `key` first.
 public struct JSONWriter: Sendable {
-    public internal(set) var bytes: [UInt8]
+    /// What has been written.
+    public var bytes: [UInt8] { Array(storage[..<length]) }
+    /// Zero-filled to its capacity; the first `length` bytes are written. Writing goes through
+    /// one pointer per call instead of an array append per byte.
+    private var storage: [UInt8]
+    private var length = 0
     private var needsComma = false
 
     public init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 16))
     }
 
     /// `value` as compact JSON.
@@ -19,26 +23,86 @@ public struct JSONWriter: Sendable {
         return writer.bytes
     }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public mutating func beginObject() { separate(); put(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { put(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); put(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { put(UInt8(ascii: "]")); needsComma = true }
 
     /// A member name the code spells (the contract's names are plain ASCII: copied, not escaped).
     public mutating func key(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        append(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let count = key.utf8CodeUnitCount, comma = needsComma
+        fragment(capacity: count + 4) { out in
+            var k = 0
+            if comma { out[0] = UInt8(ascii: ","); k = 1 }
+            out[k] = UInt8(ascii: "\"")
+            (out + k + 1).update(from: key.utf8Start, count: count)
+            k += count + 1
+            out[k] = UInt8(ascii: "\"")
+            out[k + 1] = UInt8(ascii: ":")
+            return k + 2
+        }
         needsComma = false
+    }
+
+    /// `{"currency":"USD","value":"12.34"}`: an amount with exactly `fractionDigits` decimals,
+    /// written as one fragment when the code is three capital letters (every `Currency`'s).
+    mutating func amountObject(code: String, minorUnits: Int64, fractionDigits: Int) {
+        var code = code
+        let letters: (UInt8, UInt8, UInt8)? = code.withUTF8 { c in
+            c.count == 3 && c.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? (c[0], c[1], c[2]) : nil
+        }
+        guard let letters, (0...18).contains(fractionDigits) else {
+            beginObject()
+            field("currency", code)
+            key("value")
+            decimalString(minorUnits, fractionDigits: fractionDigits)
+            endObject()
+            return
+        }
+        let head: StaticString = "{\"currency\":\"", middle: StaticString = "\",\"value\":\""
+        let comma = needsComma
+        fragment(capacity: 80) { out in
+            var k = 0
+            if comma { out[0] = UInt8(ascii: ","); k = 1 }
+            (out + k).update(from: head.utf8Start, count: head.utf8CodeUnitCount)
+            k += head.utf8CodeUnitCount
+            out[k] = letters.0; out[k + 1] = letters.1; out[k + 2] = letters.2
+            k += 3
+            (out + k).update(from: middle.utf8Start, count: middle.utf8CodeUnitCount)
+            k += middle.utf8CodeUnitCount
+            k += JSONWriter.writeDecimal(minorUnits, fractionDigits: fractionDigits, to: out + k)
+            out[k] = UInt8(ascii: "\"")
+            out[k + 1] = UInt8(ascii: "}")
+            return k + 2
+        }
+        needsComma = true
+    }
+
+    /// A value of at most `capacity` bytes that `body` writes in place (returning how many), in
+    /// one append; `body` must write valid JSON (a timestamp or a date in quotes, say).
+    mutating func rawValue(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        fragment(capacity: capacity + 1) { out in
+            if !comma { return body(out) }
+            out[0] = UInt8(ascii: ",")
+            return 1 + body(out + 1)
+        }
+        needsComma = true
+    }
+
+    /// Bytes that `body` writes in place (at most `capacity`, returning how many): one
+    /// pointer for a whole fragment instead of an append a byte.
+    private mutating func fragment(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(capacity)
+        let start = length
+        length += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
     }
 
     /// A member name that came from data (escaped as any string).
     public mutating func key(text key: String) {
         separate()
         appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -50,7 +114,8 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ literal: String) {
         precondition(JSONWriter.isNumberLiteral(literal), "not a JSON number literal")
         separate()
-        bytes.append(contentsOf: literal.utf8)
+        var literal = literal
+        literal.withUTF8 { put($0) }
         needsComma = true
     }
 
@@ -64,19 +129,25 @@ public struct JSONWriter: Sendable {
     /// `"12.34"`, -5 and 3 give `"-0.005"`. Written in place, as amounts fill most of a reply.
     mutating func decimalString(_ minorUnits: Int64, fractionDigits: Int) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         appendDecimal(minorUnits, fractionDigits: fractionDigits)
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// `value / 10^fractionDigits` in decimal, with at least one integer digit.
     private mutating func appendDecimal(_ value: Int64, fractionDigits: Int) {
         precondition((0...18).contains(fractionDigits), "a currency has at most a few minor digits")
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        fragment(capacity: 42) { JSONWriter.writeDecimal(value, fractionDigits: fractionDigits, to: $0) }
+    }
+
+    /// `appendDecimal`'s text written at `out` (at most 41 bytes); returns its length.
+    private static func writeDecimal(_ value: Int64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var k = 0
+        if value < 0 { out[0] = UInt8(ascii: "-"); k = 1 }
         var magnitude = value.magnitude
         // Digits come out lowest first; collect them reversed in a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var n = 0
             repeat {
                 if n == fractionDigits && n > 0 {
@@ -87,18 +158,12 @@ public struct JSONWriter: Sendable {
                 magnitude /= 10
                 n += 1
             } while magnitude > 0 || n <= fractionDigits
-            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+            for j in stride(from: n - 1, through: 0, by: -1) {
+                out[k] = buffer[j]
+                k += 1
+            }
+            return k
         }
-    }
-
-    /// A string written by `body` straight into the buffer; `body` must write text that needs
-    /// no escaping (digits, dashes, letters of a timestamp).
-    mutating func plainString(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        body(&self)
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
@@ -134,12 +199,32 @@ public struct JSONWriter: Sendable {
 
     // MARK: bytes
 
+    /// Room for `count` more bytes after `length`.
+    private mutating func reserve(_ count: Int) {
+        let needed = length + count
+        if needed > storage.count { storage.append(contentsOf: repeatElement(0, count: max(needed, 2 * storage.count) - storage.count)) }
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        storage[length] = byte
+        length += 1
+    }
+
+    private mutating func put(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress, run.count > 0 else { return }
+        reserve(run.count)
+        let start = length
+        storage.withUnsafeMutableBufferPointer { ($0.baseAddress! + start).update(from: source, count: run.count) }
+        length += run.count
+    }
+
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { put(UInt8(ascii: ",")) }
     }
 
     private mutating func append(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -147,20 +232,20 @@ public struct JSONWriter: Sendable {
     /// Quotes `text`, escaping `"`, `\` and the control characters JSON forbids raw; everything
     /// else (Swift strings are valid UTF-8) is copied as is, in runs rather than byte by byte.
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
             for k in 0..<utf8.count {
                 let byte = utf8[k]
                 if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
+                put(UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
                 appendEscaped(byte)
                 runStart = k + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            put(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
@@ -173,12 +258,12 @@ public struct JSONWriter: Sendable {
         case 0x08: short = UInt8(ascii: "b")
         case 0x0C: short = UInt8(ascii: "f")
         default:
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      JSONWriter.hexDigits[Int(byte >> 4)], JSONWriter.hexDigits[Int(byte & 0xF)]])
+            for b in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                      JSONWriter.hexDigits[Int(byte >> 4)], JSONWriter.hexDigits[Int(byte & 0xF)]] { put(b) }
             return
         }
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(short)
+        put(UInt8(ascii: "\\"))
+        put(short)
     }
 
     /// Whether `literal` follows the JSON number grammar.

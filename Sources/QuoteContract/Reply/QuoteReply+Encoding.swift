@@ -26,7 +26,14 @@ extension QuoteReply {
             w.field("rejection", rejection.wireText)
         }
         w.field("rules_version", orNull: rulesVersion)
-        w.field("computed_at", RFC3339.format(computedAt))
+        w.key("computed_at")
+        let millis = RFC3339.epochMilliseconds(computedAt)
+        w.rawValue(capacity: RFC3339.timestampLength + 2) { out in
+            out[0] = UInt8(ascii: "\"")
+            let count = RFC3339.writeTimestamp(epochMilliseconds: millis, to: out + 1)
+            out[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
         w.endObject()
         return w.bytes
     }
@@ -75,7 +82,12 @@ extension JSONWriter {
     /// `"2026-10-13"`, written in place.
     mutating func date(_ date: CalendarDate) {
         guard (1...9999).contains(date.year) else { return string(date.description) }
-        plainString { RFC3339.appendFullDate(date, to: &$0.bytes) }
+        rawValue(capacity: 12) { out in
+            out[0] = UInt8(ascii: "\"")
+            let count = RFC3339.writeFullDate(date, to: out + 1)
+            out[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
     }
 
     mutating func summaryItems(_ items: [SummaryItem]) {

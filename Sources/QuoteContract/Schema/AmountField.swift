@@ -88,10 +88,6 @@ enum AmountField {
 extension JSONWriter {
     /// `{"currency":"USD","value":"53.94"}` with exactly the currency's minor digits.
     mutating func amount(_ money: Money) {
-        beginObject()
-        field("currency", money.currency.code)
-        key("value")
-        decimalString(money.minorUnits, fractionDigits: money.currency.minorDigits)
-        endObject()
+        amountObject(code: money.currency.code, minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits)
     }
 }

@@ -5,10 +5,29 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
     /// The currency for an ISO 4217 code, or nil when the code is not a known active currency.
     public init?(code: String) {
-        guard code.utf8.count == 3, let digits = Currency.minorDigitsByCode[code] else { return nil }
+        // Every code is three capital letters, so a table indexed by them answers without hashing
+        // (and no other three-byte string equals a code).
+        guard code.utf8.count == 3 else { return nil }
+        var index = 0
+        for b in code.utf8 {
+            guard b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") else { return nil }
+            index = index * 26 + Int(b - UInt8(ascii: "A"))
+        }
+        let digits = Currency.minorDigitsByIndex[index]
+        guard digits >= 0 else { return nil }
         self.code = code
-        self.minorDigits = digits
+        self.minorDigits = Int(digits)
     }
+
+    /// `minorDigitsByCode` by the letters' index (AAA = 0 … ZZZ = 26³ - 1); -1 for no currency.
+    private static let minorDigitsByIndex: [Int8] = {
+        var table = [Int8](repeating: -1, count: 26 * 26 * 26)
+        for (code, digits) in minorDigitsByCode {
+            let index = code.utf8.reduce(0) { $0 * 26 + Int($1 - UInt8(ascii: "A")) }
+            table[index] = Int8(digits)
+        }
+        return table
+    }()
 
     public var description: String { code }
 

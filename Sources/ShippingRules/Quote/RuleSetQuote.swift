@@ -154,7 +154,9 @@ extension RuleSet {
         items.append(SummaryItem(id: "subtotal", label: labels.subtotal, amount: cart.merchandise))
         for discount in cart.discounts {
             let id = cart.discounts.count == 1 ? "discount" : "discount-\(discount.id)"
-            let label = discount.label.allSatisfy(\.isWhitespace) ? "Discount" : discount.label
+            // Any visible ASCII byte settles it without walking Characters.
+            let blank = !discount.label.utf8.contains(where: { $0 > 0x20 && $0 < 0x7f }) && discount.label.allSatisfy(\.isWhitespace)
+            let label = blank ? "Discount" : discount.label
             items.append(SummaryItem(id: id, label: label, amount: discount.amount))
         }
         items.append(SummaryItem(id: "shipping", label: labels.shipping, amount: price))

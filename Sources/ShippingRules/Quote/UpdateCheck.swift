@@ -45,12 +45,13 @@ public enum UpdateCheck {
             check(update.summaryItems, list: "summary_items", currency: currency, into: &found)
         }
         if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
-        var ids: Set<String> = []
-        for (i, method) in update.shippingMethods.enumerated() {
+        let methods = update.shippingMethods
+        for (i, method) in methods.enumerated() {
             // Field names are built only for a violation: this runs on every quote.
             func field() -> String { "shipping_methods[\(i)]" }
             if method.id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
-            else if update.shippingMethods.count > 1, !ids.insert(method.id).inserted { found.append(.duplicateMethodID(method.id)) }
+            // A handful of methods: comparing with the earlier ones beats hashing every id.
+            else if methods[..<i].contains(where: { $0.id == method.id }) { found.append(.duplicateMethodID(method.id)) }
             if isBlank(method.label) { found.append(.emptyLabel(field: "\(field()).label")) }
             if method.amount.currency != currency {
                 found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: method.amount.currency.code))

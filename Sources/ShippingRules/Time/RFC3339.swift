@@ -38,7 +38,8 @@ public enum RFC3339 {
             }
             return value
         }
-        func byte(_ at: Int, is expected: Character) -> Bool { at < b.count && b[at] == expected.asciiValue! }
+        // A scalar, not a Character: `Character.asciiValue` costs more than the whole comparison.
+        func byte(_ at: Int, is expected: Unicode.Scalar) -> Bool { at < b.count && b[at] == UInt8(ascii: expected) }
 
         guard let year = digits(0, 4), byte(4, is: "-"), let month = digits(5, 2), byte(7, is: "-"),
               let day = digits(8, 2), byte(10, is: "T"), let hour = digits(11, 2), byte(13, is: ":"),
@@ -86,41 +87,65 @@ public enum RFC3339 {
 
     /// The UTC timestamp of a whole number of milliseconds since 1970.
     public static func format(epochMilliseconds millis: Int64) -> String {
+        String(unsafeUninitializedCapacity: timestampLength) { writeTimestamp(epochMilliseconds: millis, to: $0.baseAddress!) }
+    }
+
+    /// The length of every timestamp `format` writes.
+    public static let timestampLength = 24
+
+    /// What `format(epochMilliseconds:)` writes, as ASCII at `out` (`timestampLength` bytes, returned),
+    /// so that a reply writes it in place.
+    public static func writeTimestamp(epochMilliseconds millis: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let seconds = floorDivide(millis, 1000)
         let milli = Int(millis - seconds * 1000)
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
-        let date = CalendarDate(daysSinceEpoch: Int(days))
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        appendFullDate(date, to: &out); out.append(UInt8(ascii: "T"))
-        appendPadded(secondOfDay / 3600, width: 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay / 60 % 60, width: 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay % 60, width: 2, to: &out); out.append(UInt8(ascii: "."))
-        appendPadded(milli, width: 3, to: &out); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        var k = writeFullDate(CalendarDate(daysSinceEpoch: Int(days)), to: out)
+        out[k] = UInt8(ascii: "T")
+        k += 1 + writePadded(secondOfDay / 3600, width: 2, to: out + k + 1)
+        out[k] = UInt8(ascii: ":")
+        k += 1 + writePadded(secondOfDay / 60 % 60, width: 2, to: out + k + 1)
+        out[k] = UInt8(ascii: ":")
+        k += 1 + writePadded(secondOfDay % 60, width: 2, to: out + k + 1)
+        out[k] = UInt8(ascii: ".")
+        k += 1 + writePadded(milli, width: 3, to: out + k + 1)
+        out[k] = UInt8(ascii: "Z")
+        return k + 1
     }
 
     /// RFC 3339's `full-date`, `2026-10-13` (years 1–9999, as `CalendarDate` holds them), appended
     /// as ASCII without quotes.
     public static func appendFullDate(_ date: CalendarDate, to bytes: inout [UInt8]) {
-        appendPadded(date.year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(date.month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(date.day, width: 2, to: &bytes)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
+            let count = writeFullDate(date, to: buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
-    /// ASCII digits with zero padding to `width`.
-    private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    /// The same 10 bytes written at `out`; returns 10.
+    public static func writeFullDate(_ date: CalendarDate, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        writePadded(date.year, width: 4, to: out)
+        out[4] = UInt8(ascii: "-")
+        writePadded(date.month, width: 2, to: out + 5)
+        out[7] = UInt8(ascii: "-")
+        writePadded(date.day, width: 2, to: out + 8)
+        return 10
+    }
+
+    /// ASCII digits with zero padding to `width` (the last `width` digits), written at `out`; returns `width`.
+    @discardableResult
+    private static func writePadded(_ value: Int, width: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var v = value
+        var k = 0
         while divisor > 0 {
-            bytes.append(UInt8(48 + (v / divisor) % 10))
+            out[k] = UInt8(48 + (v / divisor) % 10)
+            k += 1
             v %= divisor
             divisor /= 10
         }
+        return width
     }
 
     /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.

@@ -7,7 +7,7 @@ struct DeliveryCalendar: Sendable {
 
     /// The warehouse's local date and minute of the day at `now` (DST included, via the zone's offset at that instant).
     func localMoment(_ now: Date) -> (date: CalendarDate, minuteOfDay: Int) {
-        let offset = warehouse.timeZone.secondsFromGMT(for: now)
+        let offset = warehouse.offsets.secondsFromGMT(for: now)
         let seconds = Int(floor(now.timeIntervalSince1970)) + offset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -19,7 +19,7 @@ struct DeliveryCalendar: Sendable {
     /// Day numbers (days since 1970-01-01, a Thursday) keep the stepping free of calendar math.
     private func isBusinessDay(number day: Int) -> Bool {
         let weekday = ((day % 7) + 7 + 4) % 7
-        return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.holidayNumbers.contains(day)
+        return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.isHoliday(day)
     }
 
     private func businessDay(onOrAfter day: Int) -> Int {

@@ -9,17 +9,23 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     case prefix(String)
     /// Inclusive bounds of equal length, compared on the code's first `bounds.count` characters.
     case range(lower: String, upper: String)
-    case regex(NSRegularExpression, source: String)
+    /// Compiled at load to a byte matcher when it is simple (see `PostalRegex`).
+    case regex(PostalRegex, source: String)
 
     static func normalized(_ code: String) -> String {
         // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
         if code.utf8.allSatisfy({ $0 < 0x80 }) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(code.utf8.count)
-            for b in code.utf8 where b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) {
-                bytes.append(b >= 0x61 && b <= 0x7a ? b - 0x20 : b)
+            let kept = { (b: UInt8) in b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) }
+            // Most codes are already upper-case without separators: nothing to make.
+            if code.utf8.allSatisfy({ kept($0) && !($0 >= 0x61 && $0 <= 0x7a) }) { return code }
+            return String(unsafeUninitializedCapacity: code.utf8.count) { out in
+                var n = 0
+                for b in code.utf8 where kept(b) {
+                    out[n] = b >= 0x61 && b <= 0x7a ? b - 0x20 : b
+                    n += 1
+                }
+                return n
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
         return String(code.uppercased().filter { !$0.isWhitespace && $0 != "-" })
     }
@@ -35,7 +41,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             guard let re = try? NSRegularExpression(pattern: trimmed) else {
                 throw .invalid("expected a valid regular expression, found \"\(trimmed)\"")
             }
-            self = .regex(re, source: trimmed)
+            self = .regex(PostalRegex(re, source: trimmed), source: trimmed)
             return
         }
         if !plain, let dots = trimmed.range(of: "..") {
@@ -76,7 +82,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             let head = String(code.prefix(lower.count))
             return lower <= head && head <= upper
         case .regex(let re, _):
-            return re.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
+            return re.matches(raw)
         }
     }
 

@@ -73,24 +73,39 @@ struct CartFacts: Sendable {
         guard discount != 0, total > 0 else { return lines }
         let reduction = Int128(min(-discount, total))      // a discount beyond the cart only zeroes it
         guard reduction > 0 else { return lines }
-        var shares: [Int128] = []
-        var remainders: [(index: Int, remainder: Int128)] = []
-        for (i, line) in lines.enumerated() {
-            let exact = reduction * Int128(max(0, line.base.minorUnits))
-            shares.append(exact / Int128(total))
-            remainders.append((i, exact % Int128(total)))
-        }
-        var left = reduction - shares.reduce(0, +)
-        if left > 0 {
-            for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }) where left > 0 {
-                shares[entry.index] += 1
+        var result = lines
+        withUnsafeTemporaryAllocation(of: Int128.self, capacity: 2 * lines.count) { buffer in
+            // shares in the first half, remainders in the second.
+            let n = lines.count
+            var left = reduction
+            for (i, line) in lines.enumerated() {
+                let base = max(0, line.base.minorUnits)
+                // Whole cents fit an Int64 product nearly always; Int128 division is far slower.
+                let (small, overflow) = Int64(reduction).multipliedReportingOverflow(by: base)
+                if !overflow {
+                    buffer[i] = Int128(small / total)
+                    buffer[n + i] = Int128(small % total)
+                } else {
+                    let exact = reduction * Int128(base)
+                    buffer[i] = exact / Int128(total)
+                    buffer[n + i] = exact % Int128(total)
+                }
+                left -= buffer[i]
+            }
+            // The leftover cents (fewer than the lines) go to the largest remainders, earlier lines
+            // first on ties: each round takes the first line holding the largest remainder not yet served.
+            while left > 0 {
+                var best = -1
+                for i in 0..<n where buffer[n + i] >= 0 && (best < 0 || buffer[n + i] > buffer[n + best]) { best = i }
+                guard best >= 0 else { break }
+                buffer[best] += 1
+                buffer[n + best] = -1
                 left -= 1
             }
+            for i in 0..<n where buffer[i] != 0 {
+                result[i].base = Money(minorUnits: lines[i].base.minorUnits - Int64(buffer[i]), currency: lines[i].base.currency)
+            }
         }
-        return lines.enumerated().map { i, line in
-            var copy = line
-            copy.base = Money(minorUnits: line.base.minorUnits - Int64(shares[i]), currency: line.base.currency)
-            return copy
-        }
+        return result
     }
 }
