@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import QuoteWorker
 
 let usage = """
 usage: shipquote <command> [flags]
@@ -17,11 +18,15 @@ usage: shipquote <command> [flags]
   bench sessions            memory per tracked session
   bench rules FILE          quotes per second for a rule set on one thread (--generated: 1,000 zones, 50 methods)
   bench takeover            how long a new owner of a partition takes before it answers
+  bench replay              a takeover's read of a 100,000-event replay range
+  healthcheck               ask a worker's /healthz (for container healthchecks; the image has no curl)
 
 Run `shipquote <command> --help` for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage error, 78 configuration error.
 """
 
+// The revision comes from the image (`BUILD_REVISION`, set from the Dockerfile's REVISION).
+BuildInfo.current = BuildInfo(version: ShipQuoteVersion.version, revision: ProcessInfo.processInfo.environment["BUILD_REVISION"])
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { Output.fail("no command given\n\n\(usage)") }
 arguments.removeFirst()

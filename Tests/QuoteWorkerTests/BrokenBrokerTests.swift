@@ -130,7 +130,7 @@ import Testing
         let error = try #require(worker.error, "the worker neither stopped nor reported the fatal error")
         #expect(error.contains("OUT_OF_ORDER_SEQUENCE_NUMBER"))
         #expect(error.contains("the Kafka client failed for good"))
-        #expect(log.all.contains { $0.contains("\"level\":\"error\"") && $0.contains("OUT_OF_ORDER_SEQUENCE_NUMBER") })
+        #expect(log.all.contains { $0.contains("\"severity_text\":\"ERROR\"") && $0.contains("OUT_OF_ORDER_SEQUENCE_NUMBER") })
         worker.stop()
         print("fatal producer error: the worker stopped \(stoppedAfter) after the failing request with: \(error)")
 
@@ -159,7 +159,7 @@ import Testing
         while !log.all.contains(where: { $0.contains("batch stalled") }) && Date() < deadline { usleep(20_000) }
         let noticed = log.all.first { $0.contains("batch stalled") }
         #expect(noticed != nil, "the watchdog did not notice the stall")
-        #expect(noticed?.contains("\"level\":\"error\"") == true)
+        #expect(noticed?.contains("\"severity_text\":\"ERROR\"") == true)
 
         // It left the group: a newcomer is given every partition while the stalled one is still stuck.
         let started = ContinuousClock.now

@@ -60,7 +60,10 @@ import Testing
         harness.produce([harness.record(harness.event(session: "s-good", sequence: 1))])
         let metrics = harness.awaitFinished(cases.count + 1)
         #expect(metrics.deadLetters == cases.count)
-        #expect(metrics.outcomes == ["rejected": cases.count, "update": 1])
+        // Rejected: answered with a rejected reply; the rest got no reply (unanswerable).
+        let answered = cases.filter { $0.replySession != nil }.count
+        #expect(metrics.outcomes == ["rejected": answered, "update": 1])
+        #expect(metrics.drops == [.unanswerable: cases.count - answered])
 
         let letters = try harness.read(harness.topics.deadLetters) { $0.count >= cases.count }
         #expect(letters.count == cases.count)

@@ -96,7 +96,10 @@ import Testing
         let replies = try harness.read(harness.topics.quoteReplies) { !$0.isEmpty }
         let record = try #require(replies.first)
         #expect(try QuoteReply.decode(record.value).outcome == .keep)
-        #expect(record.headerText(ContractHeader.traceparent) == trace)
+        // The same trace, a new span (the reply's, a child of the event's).
+        let replyTrace = try #require(record.headerText(ContractHeader.traceparent).flatMap(TraceContext.init))
+        #expect(replyTrace.traceID == "4bf92f3577b34da6a3ce929d0e0e4736" && replyTrace.flagsText == "01")
+        #expect(replyTrace.spanIDText != "00f067aa0ba902b7")
     }
 
     @Test func anAddressTheMerchantCannotServeIsAnsweredUnserviceable() throws {

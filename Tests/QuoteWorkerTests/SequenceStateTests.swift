@@ -132,7 +132,7 @@ import Testing
         w.stop()
         #expect(m.drops == [.duplicate: 1])
         #expect(m.outcomes == ["update": 1])
-        let restored = try #require(lines.all.first { $0.contains("\"msg\":\"sequence state restored\"") })
+        let restored = try #require(lines.all.first { $0.contains("\"body\":\"sequence state restored\"") })
         #expect(restored.contains("\"sessions\":\(count)"))
         print("restored \(count) sessions; join + restore took \(elapsed); worker log: \(restored)")
     }

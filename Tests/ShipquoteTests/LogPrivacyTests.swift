@@ -17,6 +17,14 @@ import Testing
         for line in lines {
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8))
             #expect(object is [String: Any], "not one JSON object: \(line.prefix(200))")
+            // OpenTelemetry's log data model names (README, Logs), and no field without a value.
+            if let fields = object as? [String: Any] {
+                #expect(fields["timestamp"] is String && fields["body"] is String && fields["service.name"] as? String == "shipquote",
+                        "not the OpenTelemetry names: \(line.prefix(200))")
+                #expect(["DEBUG", "INFO", "WARN", "ERROR"].contains(fields["severity_text"] as? String ?? ""), "\(line.prefix(200))")
+                #expect([5, 9, 13, 17].contains(fields["severity_number"] as? Int ?? 0), "\(line.prefix(200))")
+                #expect(!fields.values.contains { ($0 as? String)?.isEmpty == true }, "an empty field: \(line.prefix(300))")
+            }
             for word in Self.demoPersonalData { #expect(!line.contains(word), "a log line carries personal data: \(line.prefix(300))") }
             for code in Self.demoPostalCodes { #expect(!Self.contains(line, number: code), "a log line carries a postal code: \(line.prefix(300))") }
         }

@@ -39,7 +39,7 @@ import Testing
         #expect(Binary.awaitExit(worker, timeout: 30), "the worker did not stop on SIGTERM")
         let stderr = String(decoding: workerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(worker.terminationStatus == 0, "worker: \(stderr)")
-        #expect(stderr.contains("\"msg\":\"worker stopped\""))
+        #expect(stderr.contains("\"body\":\"worker stopped\""))
 
         let parts = consumed.stdout.split(separator: "|", maxSplits: 2).map(String.init)
         try #require(parts.count == 3, "kcat read: \(consumed.stdout)")

@@ -35,8 +35,8 @@ import Testing
         #expect(result.status == code, "\(arguments): \(result.stderr)")
         #expect(Self.nonJSONLines(result.stderr) == [], "\(arguments)")
         let last = try #require(Self.lastLog(result.stderr), "\(arguments): \(result.stderr)")
-        #expect(last["level"] as? String == "error")
-        #expect(last["msg"] as? String == message)
+        #expect(last["severity_text"] as? String == "ERROR")
+        #expect(last["body"] as? String == message)
         #expect(last["exit_code"] as? Int == Int(code))
         #expect((last["detail"] as? String)?.isEmpty == false)
     }
@@ -47,7 +47,7 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         #expect(Self.nonJSONLines(result.stderr) == [])
         let last = try #require(Self.lastLog(result.stderr), "\(result.stderr)")
-        #expect(last["msg"] as? String == "worker failed")
+        #expect(last["body"] as? String == "worker failed")
         #expect(last["exit_code"] as? Int == 1)
     }
 
@@ -56,9 +56,9 @@ import Testing
     @Test func topicsThatCannotBeCreatedAreARuntimeFailureInJSON() throws {
         let result = try Binary.run(["run", "--bootstrap-servers", "127.0.0.1:1", "--create-topics"] + Self.rules, timeout: 120)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("\"msg\":\"librdkafka\""), "the admin client's connection errors are logged")
+        #expect(result.stderr.contains("\"body\":\"librdkafka\""), "the admin client's connection errors are logged")
         #expect(Self.nonJSONLines(result.stderr) == [])
-        #expect(Self.lastLog(result.stderr)?["msg"] as? String == "topics could not be created")
+        #expect(Self.lastLog(result.stderr)?["body"] as? String == "topics could not be created")
     }
 
     /// Readiness falls in the signal handler, before the loop notices the stop; the whole run,
@@ -82,7 +82,7 @@ import Testing
         #expect(afterStop == 503, "readiness still up after SIGTERM")
         #expect(Binary.awaitExit(worker.process, timeout: 30))
         #expect(worker.process.terminationStatus == 0, "\(worker.stderr)")
-        #expect(worker.stderr.contains("\"msg\":\"worker stopped\""))
+        #expect(worker.stderr.contains("\"body\":\"worker stopped\""))
         #expect(Self.nonJSONLines(worker.stderr) == [])
     }
 

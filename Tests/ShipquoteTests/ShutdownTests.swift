@@ -35,9 +35,9 @@ import Testing
         let tookToExit = ContinuousClock.now - stopped
         if signal == SIGTERM {
             #expect(first.process.terminationStatus == 0, "worker: \(first.stderr)")
-            #expect(first.stderr.contains("\"msg\":\"stop requested\""))
-            #expect(first.stderr.contains("\"msg\":\"partitions revoked\""), "it should leave the group")
-            #expect(first.stderr.contains("\"msg\":\"worker stopped\""))
+            #expect(first.stderr.contains("\"body\":\"stop requested\""))
+            #expect(first.stderr.contains("\"body\":\"partitions revoked\""), "it should leave the group")
+            #expect(first.stderr.contains("\"body\":\"worker stopped\""))
         }
 
         let second = try WorkerProcess(bootstrap: bootstrap)

@@ -63,7 +63,7 @@ import Testing
 
         var workers = [try WorkerProcess(bootstrap: bootstrap), try WorkerProcess(bootstrap: bootstrap)]
         // Both in the group before the first event, so the kill below hits a worker with work in flight.
-        for w in workers { w.awaitLog("\"msg\":\"partitions assigned\"", timeout: 30) }
+        for w in workers { w.awaitLog("\"body\":\"partitions assigned\"", timeout: 30) }
         let producer = try KafkaProducer(configuration: KafkaConfiguration(["bootstrap.servers": bootstrap, "linger.ms": "5"]))
         defer { producer.close(timeoutMs: 2_000) }
 
@@ -140,7 +140,7 @@ import Testing
         // Every event ends in a reply or a drop with its reason, in some worker's log.
         var accounted = Set<Outcome>()
         var reasons: [String: Int] = [:]
-        for line in logs.joined() where line.contains("\"msg\":\"replied\"") || line.contains("\"msg\":\"dropped\"") {
+        for line in logs.joined() where line.contains("\"body\":\"replied\"") || line.contains("\"body\":\"dropped\"") {
             guard case .object(let o)? = try? JSONReader().read(line),
                   case .string(let s)? = o["session_id"], case .number(let q)? = o["sequence"], let seq = Int64(q) else { continue }
             accounted.insert(Outcome(session: s, sequence: seq))
@@ -149,8 +149,8 @@ import Testing
         let missing = sessions.flatMap { s in (1...perSession).map { Outcome(session: s, sequence: $0) } }.filter { !accounted.contains($0) }
         #expect(missing.isEmpty, "events neither answered nor dropped: \(missing.count), e.g. \(missing.prefix(3))")
         let published = replies.values.reduce(0) { $0 + $1.count }
-        let failedCommits = logs.joined().filter { $0.contains("\"msg\":\"commit failed; will retry\"") }
-        let restores = logs.joined().filter { $0.contains("\"msg\":\"sequence state restored\"") }
+        let failedCommits = logs.joined().filter { $0.contains("\"body\":\"commit failed; will retry\"") }
+        let restores = logs.joined().filter { $0.contains("\"body\":\"sequence state restored\"") }
         print("worker group: \(sent) events, \(published) replies published, drops by reason \(reasons.sorted { $0.key < $1.key }), "
               + "\(failedCommits.count) commits retried (\(failedCommits.prefix(2))), \(restores.count) restores")
     }

@@ -6,6 +6,14 @@ public struct KafkaLogRecord: Sendable {
     public let facility: String
     public let message: String
     public let client: String
+
+    /// What librdkafka's log callback builds; here for tests of log sinks.
+    package init(level: Int32, facility: String, message: String, client: String) {
+        self.level = level
+        self.facility = facility
+        self.message = message
+        self.client = client
+    }
 }
 
 public typealias KafkaLogSink = @Sendable (KafkaLogRecord) -> Void

@@ -24,7 +24,7 @@ struct WorkerLog: Equatable {
 
     /// Reads one line, read at `now` (uptime nanoseconds).
     mutating func read(_ line: String, at now: UInt64 = 0) {
-        guard line.hasPrefix("{"), case .object(let o)? = try? JSONReader().read(line), case .string(let msg)? = o["msg"] else { return }
+        guard line.hasPrefix("{"), case .object(let o)? = try? JSONReader().read(line), case .string(let msg)? = o["body"] else { return }
         switch msg {
         case Self.assigned:
             owned.formUnion(partitions(o["partitions"]))
@@ -37,7 +37,7 @@ struct WorkerLog: Equatable {
             if case .number(let n)? = o["answered"], let v = Int(n) { echoAnswered = v }
             if case .number(let n)? = o["unreadable"], let v = Int(n) { echoUnreadable = v }
         default:
-            if case .string("error")? = o["level"] { lastError = msg }
+            if case .string("ERROR")? = o["severity_text"] { lastError = msg }
         }
     }
 

@@ -21,6 +21,8 @@ struct MetricFamily: Sendable {
     let labelNames: [String]
     var scalars: [[String]: Double] = [:]
     var histograms: [[String]: HistogramSeries] = [:]
+    /// For a family read at scrape time (process facts): its series, by label values.
+    var sample: (@Sendable () -> [[String]: Double])?
 
     func checkLabels(_ values: [String]) {
         precondition(values.count == labelNames.count,

@@ -25,9 +25,28 @@ public final class MetricsRegistry: Sendable {
         return Histogram(registry: self, index: register(name, help: help, kind: .histogram(bounds: bounds), labels: labels))
     }
 
+    /// A counter or gauge whose series are read when scraped (`/proc/self`, build facts) rather
+    /// than updated as things happen. `read` runs outside the registry's lock, once per scrape.
+    public func sampled(_ name: String, help: String, type: SampledType, labels: [String] = [],
+                        read: @escaping @Sendable () -> [[String]: Double]) {
+        let index = register(name, help: help, kind: type == .counter ? .counter : .gauge, labels: labels)
+        families.withLock {
+            $0[index].scalars = [:]
+            $0[index].sample = read
+        }
+    }
+
+    public enum SampledType: Sendable { case counter, gauge }
+
     /// Every family in registration order, in the text format Prometheus scrapes.
     public func exposition() -> String {
-        families.withLock { all in
+        let samplers = families.withLock { all in all.indices.compactMap { i in all[i].sample.map { (i, $0) } } }
+        let readings = samplers.map { ($0.0, $0.1()) }
+        return families.withLock { all in
+            for (index, series) in readings {
+                for labels in series.keys { all[index].checkLabels(labels) }
+                all[index].scalars = series
+            }
             var out = ""
             for family in all { PrometheusText.append(family, to: &out) }
             return out

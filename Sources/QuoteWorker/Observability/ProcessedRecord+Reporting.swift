@@ -4,35 +4,50 @@ import QuoteContract
 import ShippingRules
 
 extension WorkerMetrics {
-    /// Counts one decided record: every event ends in exactly one outcome or one drop reason.
+    /// Counts one decided record: every event ends in exactly one outcome (it got a reply) or one
+    /// drop reason (it got none). A dead letter is `rejected` only when a reply went out with it.
     func record(_ record: ProcessedRecord) {
         switch record.disposition {
         case .answered(let outcome): finished(outcome)
         case .dropped(let reason): dropped(reason)
         case .deadLettered:
             deadLettered()
-            finished(QuoteOutcome.Kind.rejected.rawValue)
+            if record.hasReply { finished(QuoteOutcome.Kind.rejected.rawValue) } else { dropped(.unanswerable) }
         case .leftForReplay: break
         }
     }
 }
 
+extension ProcessedRecord {
+    /// Whether a reply is among the records produced for it.
+    var hasReply: Bool { chains.contains { $0.records.contains(where: ReplyRecord.isReply) } }
+}
+
 extension Logger {
-    /// One line per decided record: ids, outcome or reason, never the address or the cart.
+    /// One line per decided record: ids, outcome or reason, the event's trace; never the address or
+    /// the cart. An id that could not be read is left out.
     func record(_ record: ProcessedRecord) {
         switch record.disposition {
         case .answered(let outcome):
-            debug("replied", ["session_id": .text(record.sessionID ?? ""), "sequence": .number(record.sequence ?? 0),
-                              "event_id": .text(record.eventID ?? ""), "outcome": .text(outcome)])
+            debug("replied", ids(record).merging(["outcome": .text(outcome)]) { a, _ in a }, trace: record.trace)
         case .dropped(let reason):
-            debug("dropped", ["session_id": .text(record.sessionID ?? ""), "sequence": .number(record.sequence ?? 0),
-                              "event_id": .text(record.eventID ?? ""), "reason": .text(reason.rawValue)])
+            debug("dropped", ids(record).merging(["reason": .text(reason.rawValue)]) { a, _ in a }, trace: record.trace)
         case .deadLettered(let code):
-            warning("event rejected", ["session_id": .text(record.sessionID ?? ""),
-                                       "source_partition": .int(record.source.partition), "source_offset": .number(record.offset),
-                                       "error_code": .text(code.rawValue), "field": .text(record.field ?? "")])
+            var fields: [String: LogValue] = ["source_partition": .int(record.source.partition),
+                                              "source_offset": .number(record.offset), "error_code": .text(code.rawValue)]
+            if let session = record.sessionID { fields["session_id"] = .text(session) }
+            if let field = record.field { fields["field"] = .text(field) }
+            warning("event rejected", fields, trace: record.trace)
         case .leftForReplay: break
         }
+    }
+
+    private func ids(_ record: ProcessedRecord) -> [String: LogValue] {
+        var fields: [String: LogValue] = [:]
+        if let session = record.sessionID { fields["session_id"] = .text(session) }
+        if let sequence = record.sequence { fields["sequence"] = .number(sequence) }
+        if let event = record.eventID { fields["event_id"] = .text(event) }
+        return fields
     }
 }
 

@@ -3,16 +3,17 @@ import ShippingRules
 import Synchronization
 
 /// The worker's metrics, kept in a Prometheus registry. Every event ends in exactly one outcome
-/// (`update`, `keep`, `unserviceable`, `rejected`) or one drop reason, so `eventsIn == outcomes + drops`
-/// once work is finished.
+/// (`update`, `keep`, `unserviceable`, `rejected`: it got a reply) or one drop reason (it got none),
+/// so `eventsIn == outcomes + drops` once work is finished. A dead letter is counted twice: in
+/// `dead_letters_total`, and as `rejected` when it was answered or `unanswerable` when it was not.
 public final class WorkerMetrics: Sendable {
     public struct Snapshot: Sendable, Equatable {
         public var eventsIn = 0
-        /// Events answered, by outcome. A `rejected` event may have had no readable session, and then
-        /// only its dead letter was written.
+        /// Events that got a reply, by the reply's outcome.
         public var outcomes: [String: Int] = [:]
         public var drops: [DropReason: Int] = [:]
-        /// Events that could not be read; each one went to the dead-letter topic.
+        /// Events that could not be read; each one went to the dead-letter topic, and is also counted
+        /// as `rejected` (answered) or as the drop reason `unanswerable`.
         public var deadLetters = 0
         public var deliveryRetries = 0
         /// Records a broker refused for good (too large for it); logged with their source offset.
@@ -25,7 +26,7 @@ public final class WorkerMetrics: Sendable {
 
     public static let outcomeNames = QuoteOutcome.Kind.allCases.map(\.rawValue)
 
-    /// Everything `/metrics` shows; the wiring may register more (process or build facts).
+    /// Everything `/metrics` shows: the worker's series, `shipquote_build_info` and `process_*`.
     public let registry: MetricsRegistry
     /// The worker's liveness and readiness. It rides along with the metrics so that everything the
     /// worker reports goes through the one object it is handed.
@@ -50,12 +51,17 @@ public final class WorkerMetrics: Sendable {
         self.registry = registry
         self.health = health
         eventsIn = registry.counter("shipquote_events_received_total", help: "Records fetched from the input topic.")
-        outcomes = registry.counter("shipquote_events_total", help: "Events answered, by the reply's outcome.",
+        outcomes = registry.counter("shipquote_events_total",
+                                    help: "Events that got a reply, by the reply's outcome (rejected: unreadable, dead-lettered and answered). "
+                                        + "Every event received ends in exactly one outcome here or one reason in shipquote_dropped_events_total.",
                                     labels: ["outcome"])
         drops = registry.counter("shipquote_dropped_events_total",
-                                 help: "Events answered by no reply, by reason (stale, duplicate, superseded, expired).",
+                                 help: "Events that got no reply, by reason (stale, duplicate, superseded, expired; "
+                                     + "unanswerable: dead-lettered without a reply, its session or sequence unreadable or not the newest).",
                                  labels: ["reason"])
-        deadLetters = registry.counter("shipquote_dead_letters_total", help: "Records written unchanged to the dead-letter topic.")
+        deadLetters = registry.counter("shipquote_dead_letters_total",
+                                       help: "Records written unchanged to the dead-letter topic; each is also counted as "
+                                           + "shipquote_events_total{outcome=\"rejected\"} or shipquote_dropped_events_total{reason=\"unanswerable\"}.")
         deliveryRetries = registry.counter("shipquote_delivery_retries_total",
                                            help: "Replies produced again after librdkafka gave up delivering them.")
         abandonedRecords = registry.counter("shipquote_abandoned_records_total",
@@ -70,13 +76,20 @@ public final class WorkerMetrics: Sendable {
                                      help: "Records behind the partition's high watermark, from librdkafka statistics.",
                                      labels: ["topic", "partition"])
         brokerRoundTrip = registry.gauge("shipquote_broker_rtt_seconds",
-                                         help: "Mean broker round-trip time in the last statistics window, from librdkafka.",
+                                         help: "Broker round-trip time: median of librdkafka's rtt window (a consumer's from its group "
+                                             + "coordinator connection, where no fetch long-poll waits); the last measured value while a window is empty.",
                                          labels: ["broker", "client"])
         rulesInfo = registry.gauge("shipquote_rules_info", help: "The rule set in use (value 1), by version.", labels: ["version"])
         rulesReloadFailures = registry.counter("shipquote_rules_reload_failures_total",
                                                help: "Rule files that changed but failed to load; the previous rules stay in use.")
         statisticsRejected = registry.counter("shipquote_kafka_statistics_errors_total",
                                               help: "librdkafka statistics documents that could not be read.")
+        registry.sampled("shipquote_build_info", help: "This build (value 1): its version, source revision and the librdkafka loaded.",
+                         type: .gauge, labels: ["version", "revision", "librdkafka"]) {
+            let build = BuildInfo.current
+            return [[build.version ?? "unknown", build.revision ?? "unknown", BuildInfo.librdkafka]: 1]
+        }
+        ProcessMetrics.register(in: registry)
         for name in Self.outcomeNames { outcomes.touch([name]) }
         for reason in DropReason.allCases { drops.touch([reason.rawValue]) }
     }
@@ -112,12 +125,19 @@ public final class WorkerMetrics: Sendable {
     // MARK: - librdkafka statistics
 
     /// Reads one statistics document (consumer or producer) and replaces that client's lag and
-    /// round-trip series; partitions or brokers that are gone disappear.
+    /// round-trip series; partitions or brokers that are gone disappear. A broker whose window was
+    /// empty (an idle producer sends nothing for a whole interval) keeps its last measured round trip:
+    /// the series stays for alerts and graphs, and 0 would claim a broker faster than any.
     public func ingestStatistics(_ json: String) {
         guard let statistics = try? KafkaStatistics(json: json) else { return statisticsRejected.increment() }
         let client = statistics.clientType
-        brokerRoundTrip.replace(where: { $0[1] == client },
-                                with: Dictionary(uniqueKeysWithValues: statistics.brokerRoundTrips.map { ([$0.broker, client], $0.seconds) }))
+        let previous = brokerRoundTrip.values()
+        var trips: [[String]: Double] = [:]
+        for trip in statistics.brokerRoundTrips {
+            let labels = [trip.broker, client]
+            if let seconds = trip.seconds ?? previous[labels] { trips[labels] = seconds }
+        }
+        brokerRoundTrip.replace(where: { $0[1] == client }, with: trips)
         if client == "consumer" {
             consumerLag.replaceAll(Dictionary(uniqueKeysWithValues: statistics.consumerLags.map {
                 ([$0.topic, String($0.partition)], Double($0.lag))

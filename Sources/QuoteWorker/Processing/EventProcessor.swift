@@ -35,6 +35,8 @@ public struct EventProcessor {
     public private(set) var replayRanges: [KafkaTopicPartition: ReplayRange] = [:]
     /// Told how long each quote took (for the quote-duration histogram).
     public var onQuoted: ((Duration) -> Void)?
+    /// Span ids for the replies' `traceparent` (random unless a test seeds it).
+    public var spanIDs = SpanIDGenerator.random()
     private let settings: Settings
     private let engine: any QuoteEngine
     private let clock: any Clock
@@ -83,10 +85,10 @@ public struct EventProcessor {
 
     private mutating func answer(_ event: IncomingEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
                                  shouldStop: () -> Bool) -> ProcessedRecord {
-        let tp = message.topicPartition
+        let tp = message.topicPartition, trace = TraceContext(of: message)
         func dropped(_ reason: DropReason, _ chains: [DeliveryChain] = []) -> ProcessedRecord {
             ProcessedRecord(source: tp, offset: message.offset, disposition: .dropped(reason), chains: chains,
-                            sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
+                            sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
         }
         if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return dropped(reason)
@@ -109,11 +111,10 @@ public struct EventProcessor {
         let outcome = result
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
                                outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
-        let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies,
-                                            traceparent: message.header(ContractHeader.traceparent))
+        let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies, parent: trace, spanIDs: &spanIDs)
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.kind.rawValue),
                                chains: [DeliveryChain([state]), DeliveryChain([replyRecord], answersEventOf: event.occurredAt)],
-                               sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID)
+                               sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
     }
 
     private func isExpired(_ event: IncomingEvent, now: Date) -> Bool {
@@ -129,7 +130,7 @@ public struct EventProcessor {
             let reply = ReplyRecord.reply(
                 QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
                            rulesVersion: engine.version, computedAt: clock.now()),
-                topic: settings.topics.quoteReplies, traceparent: message.header(ContractHeader.traceparent))
+                topic: settings.topics.quoteReplies, parent: TraceContext(of: message), spanIDs: &spanIDs)
             if rejection.code == .keyMismatch {
                 // It sits in another session's partition: answered, but that partition's state is not its own.
                 chains.append(DeliveryChain([reply]))
@@ -142,7 +143,8 @@ public struct EventProcessor {
             }
         }
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .deadLettered(rejection.code), chains: chains,
-                               sessionID: rejection.sessionID, sequence: rejection.sequence, field: rejection.field)
+                               sessionID: rejection.sessionID, sequence: rejection.sequence, field: rejection.field,
+                               trace: TraceContext(of: message))
     }
 
     private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {

@@ -27,9 +27,11 @@ public struct ProcessedRecord: Sendable, Equatable {
     public let eventID: String?
     /// For a dead letter: the field that broke the contract, when one did.
     public let field: String?
+    /// The event's valid `traceparent`, for its log lines.
+    public let trace: TraceContext?
 
     init(source: KafkaTopicPartition, offset: Int64, disposition: Disposition, chains: [DeliveryChain] = [],
-         sessionID: String? = nil, sequence: Int64? = nil, eventID: String? = nil, field: String? = nil) {
+         sessionID: String? = nil, sequence: Int64? = nil, eventID: String? = nil, field: String? = nil, trace: TraceContext? = nil) {
         self.source = source
         self.offset = offset
         self.disposition = disposition
@@ -38,5 +40,6 @@ public struct ProcessedRecord: Sendable, Equatable {
         self.sequence = sequence
         self.eventID = eventID
         self.field = field
+        self.trace = trace
     }
 }

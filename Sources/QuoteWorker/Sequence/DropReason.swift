@@ -8,4 +8,7 @@ public enum DropReason: String, Sendable, CaseIterable {
     case superseded
     /// Its `reply_by` (or the default time-to-live) passed before the worker took it.
     case expired
+    /// Unreadable (it went to the dead-letter topic) and no `rejected` reply could go out: its session
+    /// or sequence could not be read, or its sequence is not above the session's.
+    case unanswerable
 }

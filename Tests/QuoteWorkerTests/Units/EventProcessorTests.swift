@@ -45,6 +45,7 @@ import Testing
 
     @Test func aNewEventIsAnsweredWithItsStateRecordAndItsReplyProducedTogether() throws {
         var p = processor()
+        p.spanIDs = SpanIDGenerator(seed: 42)
         let traceparent = KafkaHeader(ContractHeader.traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
         let decided = p.process([Self.record(Self.event("a", 1), offset: 40, headers: [traceparent])])
         #expect(decided.count == 1)
@@ -60,7 +61,10 @@ import Testing
         let reply = r.chains[1].records[0]
         #expect(reply.topic == Topics.defaultQuoteReplies && reply.partition == nil && reply.key == Array("a".utf8))
         #expect(reply.headers.map(\.name) == ["content-type", "session-id", "sequence", "traceparent"])
-        #expect(reply.headers.last?.value == traceparent.value)
+        // The reply's span: the event's trace and flags, the next span id of the processor's generator.
+        var spanIDs = SpanIDGenerator(seed: 42)
+        #expect(reply.headers.last?.value == Array(TraceContext(traceIDHigh: 0x0af7651916cd43dd, traceIDLow: 0x8448eb211c80319c,
+                                                                spanID: spanIDs.next(), flags: 1).traceparent.utf8))
         let decoded = try QuoteReply.decode(reply.value)
         #expect(decoded == QuoteReply(sessionID: "a", sequence: 1, eventID: "evt-a-1", outcome: .keep,
                                       rulesVersion: "sha256:test", computedAt: WorkerHarness.now))
