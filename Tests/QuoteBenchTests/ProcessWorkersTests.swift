@@ -33,7 +33,7 @@ import Testing
         #expect(log.metricsAddress.flatMap(MetricsScrape.port) == 40123)
         log.read(#"{"ts":"x","severity_text":"INFO","body":"echo counts","answered":12,"unreadable":1}"#)
         #expect(log.echoAnswered == 12 && log.echoUnreadable == 1)
-        log.read(#"{"ts":"x","level":"error","body":"consumer failed","code":3}"#)
+        log.read(#"{"ts":"x","severity_text":"ERROR","body":"consumer failed","code":3}"#)
         log.read("not json at all")
         #expect(log.lastError == "consumer failed")
         #expect(log.owned == [0])

@@ -28,7 +28,7 @@ import Testing
 
     /// Every `shipquote_…` identifier in a text of PromQL.
     static func metricNames(in text: String) -> Set<String> {
-        let pattern = try! NSRegularExpression(pattern: "\\bshipquote_[a-zA-Z0-9_]+")
+        let pattern = try! NSRegularExpression(pattern: "\\b(shipquote|process)_[a-zA-Z0-9_]+")
         let range = NSRange(text.startIndex..., in: text)
         return Set(pattern.matches(in: text, range: range).map { String(text[Range($0.range, in: text)!]) })
     }

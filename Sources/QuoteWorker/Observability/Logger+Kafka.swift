@@ -8,9 +8,12 @@ extension Logger {
     /// librdkafka reports each one twice, as this log line and as an error to the client's error
     /// callback with the same text, and `kafkaClientError` writes that one, with its code. So pair
     /// this sink with `kafkaClientError` (the worker and the gateway do): one line per broker failure.
-    public var kafkaLogSink: KafkaLogSink {
+    public var kafkaLogSink: KafkaLogSink { kafkaLogSink(keepingFailures: false) }
+
+    /// The same, keeping broker failures: for a client with no error callback (the topic admin).
+    public func kafkaLogSink(keepingFailures: Bool) -> KafkaLogSink {
         { [self] record in
-            if record.facility == "FAIL" && record.level < 7 { return }
+            if !keepingFailures && record.facility == "FAIL" && record.level < 7 { return }
             let level: Level = record.level <= 3 ? .error : record.level == 4 ? .warning : record.level <= 6 ? .info : .debug
             log(level, "librdkafka", ["facility": .text(record.facility), "detail": .text(record.message),
                                       "client": .text(record.client)])

@@ -37,7 +37,7 @@ enum RunCommand {
         if a.has("--create-topics") {
             do {
                 try createTopics(settings, partitions: try a.int("--partitions") ?? 8, replication: try a.int("--replication-factor") ?? 3,
-                                 log: logger.kafkaLogSink)
+                                 log: logger.kafkaLogSink(keepingFailures: true))  // the admin has no error callback
             } catch let error as Arguments.UsageError {
                 exit(logger, "usage error", error, ExitCode.usage)
             } catch {
