@@ -56,10 +56,11 @@ enum GatewayCommand {
             let code = if case .cannotListen = error { ExitCode.failure } else { ExitCode.configuration }
             fail(logger, "listen: the gateway could not start", error, code)
         }
-        logger.info("serving the quote API, /metrics, /healthz and /readyz", ["listen": .text(http.address.description)])
+        logger.info("serving /metrics, /healthz, /readyz and the quote API", ["listen": .text(http.address.description)])
         if case .failure(let error) = Blocking.run({ () async throws(GatewayError) in try await http.start() }) {
             fail(logger, "kafka: the gateway's clients could not start", error, ExitCode.configuration)
         }
+        logger.info("ready: producer and reply reader started")
         let stopped = DispatchSemaphore(value: 0)
         let grace = settings.shutdownGrace
         ProcessSignals.handle(stop: { sig in
