@@ -32,25 +32,16 @@ final class GatewayDaemon: Sendable {
 
     init(listen: HTTPListenAddress, limits: Limits, route: @escaping @Sendable (GatewayRequest) -> Routed) throws(HTTPEndpointError) {
         let context = DaemonContext(maxBodyBytes: limits.maxBodyBytes, route: route)
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(listen.host, String(listen.port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .unresolvableHost(listen.host, reason: String(cString: gai_strerror(status)))
-        }
-        defer { freeaddrinfo(list) }
+        let resolved = try listen.socketAddress()
         var flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
-        if first.pointee.ai_family == AF_INET6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        if resolved.family == AF_INET6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let opaque = Unmanaged.passUnretained(context).toOpaque()
-        let started = shipquote_mhd_start_gateway(flags, first.pointee.ai_addr, gatewayAccessHandler, opaque,
-                                                  limits.connectionTimeoutSeconds, limits.maxConnections, limits.maxHeaderBytes,
-                                                  gatewayRequestCompleted, opaque)
-        guard let started else {
-            let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
-            throw .cannotListen(listen.description, reason: reason)
+        let started: OpaquePointer? = resolved.storage.withUnsafeBytes { raw in
+            shipquote_mhd_start_gateway(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), gatewayAccessHandler, opaque,
+                                        limits.connectionTimeoutSeconds, limits.maxConnections, limits.maxHeaderBytes,
+                                        gatewayRequestCompleted, opaque)
         }
+        guard let started else { throw .startFailed(listen) }
         self.context = context
         self.daemon = Mutex(DaemonPointer(pointer: started))
         self.address = HTTPListenAddress(host: listen.host, port: shipquote_mhd_bound_port(started))
