@@ -19,7 +19,7 @@ import Testing
         #expect(health.status == 200)
 
         // The in-flight limit: one call waits, the next is refused at once.
-        let first = Task { try await Curl.call(stack.url(session: "bound-1"), body: Bodies.quote(), headers: ["Request-Timeout": "3"]) }
+        let first = Task { try await Curl.call(stack.url(session: "bound-1"), body: Bodies.quote(), headers: ["Request-Timeout": "6"]) }
         while stack.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
         let refused = try await Curl.call(stack.url(session: "bound-2"), body: Bodies.quote())
         #expect(refused.status == 503)

@@ -44,6 +44,9 @@ final class GatewayStack: @unchecked Sendable {
         }
         gateway = QuoteGateway(configuration: .init(kafka: kafka))
         var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
+        // The longest wait by default: the whole suite on two cores can slow a worker's answer past
+        // 10 s. The tests of deadlines send their own Request-Timeout.
+        configuration.defaultTimeout = configuration.maxTimeout
         configure(&configuration)
         let book = logBook
         http = try QuoteHTTPGateway(configuration: configuration, gateway: gateway) { level, message, fields in

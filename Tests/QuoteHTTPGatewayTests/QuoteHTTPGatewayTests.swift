@@ -13,7 +13,7 @@ import Testing
 
         // update → 200 with exactly the update the worker published.
         let update = try await Curl.call(stack.url(session: "s-update"), body: Bodies.quote())
-        #expect(update.status == 200)
+        #expect(update.status == 200, "\(update.status) \(update.text)")
         #expect(update.headers["content-type"] == "application/json")
         #expect(update.headers["quote-outcome"] == "update")
         #expect(update.headers["quote-sequence"] == "1")
@@ -23,23 +23,24 @@ import Testing
 
         // The gateway numbers the session's calls itself when the body has no sequence.
         let again = try await Curl.call(stack.url(session: "s-update"), body: Bodies.quote(quantity: 3))
-        #expect(again.status == 200 && again.headers["quote-sequence"] == "2")
+        #expect(again.status == 200, "\(again.status) \(again.text)")
+        #expect(again.headers["quote-sequence"] == "2")
 
         // keep (the sheet's first call, on_sheet_opened: keep) → 204, the SDK's nil.
         let keep = try await Curl.call(stack.url(session: "s-keep"), body: Bodies.quote(trigger: "sheet_opened"))
-        #expect(keep.status == 204)
+        #expect(keep.status == 204, "\(keep.status) \(keep.text)")
         #expect(keep.body.isEmpty)
         #expect(keep.headers["quote-outcome"] == "keep")
 
         // rejected (a currency the rules do not price) → 422 with the reason.
         let rejected = try await Curl.call(stack.url(session: "s-rejected"), body: Bodies.quote(currency: "EUR"))
-        #expect(rejected.status == 422)
+        #expect(rejected.status == 422, "\(rejected.status) \(rejected.text)")
         guard case .object(let reason)? = rejected.json else { Issue.record("422 without a JSON body"); return }
         #expect(reason["code"] == .string("CURRENCY_NOT_PRICED"))
 
         // unserviceable → 200 with the update whose errors the SDK shows on the sheet.
         let abroad = try await Curl.call(stack.url(session: "s-abroad"), body: Bodies.quote(country: "FR", state: "IDF", postalCode: "75001"))
-        #expect(abroad.status == 200)
+        #expect(abroad.status == 200, "\(abroad.status) \(abroad.text)")
         #expect(abroad.headers["quote-outcome"] == "unserviceable")
         guard case .object(let abroadUpdate)? = abroad.json, case .array(let errors)? = abroadUpdate["errors"],
               case .object(let first)? = errors.first else { Issue.record("no errors in \(abroad.text)"); return }
@@ -116,7 +117,7 @@ import Testing
         let second = try await Curl.call(url, body: Bodies.quote(), headers: ["Request-Timeout": "0.5"])
         #expect(second.status == 504)
         #expect(second.text == "{\"error\":\"timed_out\",\"sequence\":2}")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(9))
         let overtaken = try await first.value
         #expect(overtaken.status == 409)
         #expect(overtaken.text == "{\"superseded_by\":2}")
@@ -139,7 +140,7 @@ import Testing
             return all
         }
         #expect(answers.count == 40)
-        #expect(answers.allSatisfy { $0.2.status == 200 })
+        #expect(answers.allSatisfy { $0.2.status == 200 }, "\(answers.map { $0.2.status }.filter { $0 != 200 })")
         // Each answer is its own session's: the same as a session with the same cart got.
         let byQuantity = Dictionary(grouping: answers, by: \.1)
         for (_, group) in byQuantity { #expect(Set(group.map(\.2.body)).count == 1) }
