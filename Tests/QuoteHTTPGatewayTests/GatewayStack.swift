@@ -37,7 +37,8 @@ final class GatewayStack: @unchecked Sendable {
             worker = running
             let done = workerDone
             Thread { try? running.run(); done.signal() }.start()
-            let deadline = Date().addingTimeInterval(30)
+            // The first group join takes about 3 s alone, far longer beside the whole suite on two cores.
+            let deadline = Date().addingTimeInterval(90)
             while running.assignedPartitions.isEmpty && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         } else {
             worker = nil
@@ -53,6 +54,19 @@ final class GatewayStack: @unchecked Sendable {
             book.lines.withLock { $0.append("\(level) \(message) \(fields)") }
         }
         try await http.start()
+        if withWorker { try await warmUp() }
+    }
+
+    /// Waits until the worker answers a call end to end (its first batch can be slow under load),
+    /// on sessions of its own, so that the tests' calls meet a worker that is answering.
+    private func warmUp() async throws {
+        let deadline = Date().addingTimeInterval(90)
+        var attempt = 0
+        while Date() < deadline {
+            attempt += 1
+            let result = try await Curl.call(url(session: "warm-up-\(attempt)"), body: Bodies.quote())
+            if result.status == 200 { return }
+        }
     }
 
     var base: String { "http://127.0.0.1:\(http.address.port)" }
@@ -126,7 +140,7 @@ enum Curl {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var args = ["-sS", "-X", method, "-o", dir.appendingPathComponent("body").path, "-D", dir.appendingPathComponent("headers").path,
-                    "-w", "%{http_code}", "-H", "Expect:", "--max-time", "30"]
+                    "-w", "%{http_code}", "-H", "Expect:", "--max-time", "60"]
         if let body {
             try Data(body).write(to: dir.appendingPathComponent("request"))
             args += ["-H", "Content-Type: application/json", "--data-binary", "@" + dir.appendingPathComponent("request").path]
