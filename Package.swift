@@ -2,7 +2,8 @@
 import PackageDescription
 
 // One direction of dependency: shipquote → (QuoteBench, QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
-// QuoteBench → QuoteWorker; QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD.
+// QuoteBench → QuoteWorker; QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD;
+// QuoteHTTPGateway → (QuoteGateway, MetricsHTTP, CMicroHTTPD), never QuoteWorker.
 // KafkaTesting (the embedded mock broker) → Kafka, for shipquote, the bench and tests only.
 // ShippingRules and Kafka never meet.
 let package = Package(
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "QuoteContract", dependencies: ["ShippingRules"]),
         .target(name: "QuoteWorker", dependencies: ["QuoteContract", "ShippingRules", "Kafka", "MetricsHTTP"]),
         .target(name: "QuoteGateway", dependencies: ["QuoteContract", "Kafka"]),
+        // `shipquote gateway`'s HTTP/1.1 service (POST /v1/sessions/{id}/quote) over QuoteGateway; no QuoteWorker.
+        .target(name: "QuoteHTTPGateway", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "MetricsHTTP", "CMicroHTTPD"]),
         // Pure parts of `shipquote bench`: percentiles, log-scale histograms, the SVG chart.
         .target(name: "Benchmarking"),
         // `shipquote bench`: the end-to-end run (load, echo baseline, replies, report) and the
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "QuoteBench",
                 dependencies: ["QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "Benchmarking"]),
         .executableTarget(name: "shipquote",
-                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "QuoteBench"]),
+                          dependencies: ["QuoteWorker", "QuoteGateway", "QuoteHTTPGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "QuoteBench"]),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "KafkaTesting"]),
         .testTarget(name: "ShippingRulesTests", dependencies: ["ShippingRules"],
                     resources: [.copy("Fixtures")]),
@@ -52,6 +55,9 @@ let package = Package(
         // The documents beside the code (docs/contract.md, JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "QuoteWorker", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting"]),
+        // The HTTP gateway over real sockets, with the embedded broker and a worker in-process; curl for end-to-end calls.
+        .testTarget(name: "QuoteHTTPGatewayTests",
+                    dependencies: ["QuoteHTTPGateway", "QuoteGateway", "QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "MetricsHTTP"]),
         // Runs the built `shipquote` binary as a person or a platform would (demo, broker, run, kcat, exit codes);
         // the gateway library beside it, for where its records land.
         .testTarget(name: "ShipquoteTests", dependencies: ["shipquote", "Kafka", "QuoteContract", "QuoteGateway", "ShippingRules"]),

@@ -16,17 +16,14 @@ public final class HTTPEndpoint: Sendable {
 
     public init(listen: HTTPListenAddress, routes: [String: Handler]) throws(HTTPEndpointError) {
         let table = RouteTable(routes)
-        let resolved = try Self.resolve(listen)
+        let resolved = try listen.socketAddress()
         var flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue)
         if resolved.family == AF_INET6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let context = Unmanaged.passUnretained(table).toOpaque()
         let started: OpaquePointer? = resolved.storage.withUnsafeBytes { raw in
             shipquote_mhd_start(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), accessHandler, context)
         }
-        guard let started else {
-            let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
-            throw .cannotListen(listen.description, reason: reason)
-        }
+        guard let started else { throw .startFailed(listen) }
         self.routes = table
         self.daemon = Mutex(UnsafeDaemon(pointer: started))
         self.address = HTTPListenAddress(host: listen.host, port: shipquote_mhd_bound_port(started))
@@ -40,19 +37,29 @@ public final class HTTPEndpoint: Sendable {
         if let running { MHD_stop_daemon(running.pointer) }
         withExtendedLifetime(routes) {}
     }
+}
 
-    private static func resolve(_ listen: HTTPListenAddress) throws(HTTPEndpointError) -> (storage: [UInt8], family: Int32) {
+extension HTTPListenAddress {
+    /// The socket address to bind (the first the host resolves to) and its family.
+    public func socketAddress() throws(HTTPEndpointError) -> (storage: [UInt8], family: Int32) {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(listen.host, String(listen.port), &hints, &list)
+        let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            throw .unresolvableHost(listen.host, reason: String(cString: gai_strerror(status)))
+            throw .unresolvableHost(host, reason: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(list) }
         let bytes = Array(UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
         return (bytes, first.pointee.ai_family)
+    }
+}
+
+extension HTTPEndpointError {
+    /// libmicrohttpd returned no daemon: the reason is errno's, when it set one.
+    public static func startFailed(_ listen: HTTPListenAddress) -> HTTPEndpointError {
+        .cannotListen(listen.description, reason: errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno)))
     }
 }
 

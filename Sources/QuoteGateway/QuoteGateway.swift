@@ -76,9 +76,10 @@ public final class QuoteGateway: Sendable {
     ///
     /// Returns `.superseded` as soon as a newer event of the same session is sent (through this
     /// gateway): only the answer to the latest address matters. Throws `.timedOut` at the event's
-    /// `reply_by`, or after `defaultWait` when it has none.
-    public func quote(_ event: AddressChangeEvent, defaultWait: Duration = .seconds(25)) async throws(GatewayError) -> Answer {
-        try await send([event])
+    /// `reply_by`, or after `defaultWait` when it has none. A `traceparent` travels as the record's header.
+    public func quote(_ event: AddressChangeEvent, defaultWait: Duration = .seconds(25),
+                      traceparent: String? = nil) async throws(GatewayError) -> Answer {
+        try await send([event], traceparent: traceparent)
         let wait = event.replyBy.map { Duration.milliseconds(max(0, Int64($0.timeIntervalSinceNow * 1000))) } ?? defaultWait
         return try await reply(sessionID: event.sessionID, sequence: event.sequence, within: wait)
     }
@@ -86,10 +87,11 @@ public final class QuoteGateway: Sendable {
     /// Produces events (keyed by session) and returns once the broker has them all, as a customer
     /// tapping addresses quickly would send them. From then on, a reply to an older sequence of
     /// the same session is ignored.
-    public func send(_ events: [AddressChangeEvent]) async throws(GatewayError) {
+    public func send(_ events: [AddressChangeEvent], traceparent: String? = nil) async throws(GatewayError) {
         for event in events { book.sent(session: event.sessionID, sequence: event.sequence) }
+        let headers = traceparent.map { [KafkaHeader(ContractHeader.traceparent, $0)] } ?? []
         try await produce(events.map { event in
-            KafkaOutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8), value: event.encode())
+            KafkaOutgoingMessage(topic: configuration.eventsTopic, key: Array(event.sessionID.utf8), value: event.encode(), headers: headers)
         })
     }
 

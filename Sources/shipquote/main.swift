@@ -9,6 +9,7 @@ usage: shipquote <command> [flags]
   run                       the production worker (--bootstrap-servers HOST:PORT --rules FILE|DIR [-X key=value ...])
   send                      produce one event and print its reply (--bootstrap-servers ... --event FILE)
   dlq replay                produce selected dead letters to the input topic again (--dry-run lists them)
+  gateway                   the HTTP quote API for a merchant's backend (--bootstrap-servers ... --listen HOST:PORT)
   demo                      the whole path on an embedded broker: a scripted checkout, each event and its reply
   broker                    the embedded broker as a process; prints its bootstrap address first
   rules check FILE|DIR      validate rules files; errors name file, line, column and field
@@ -39,6 +40,7 @@ do {
     case "broker": try BrokerCommand.run(arguments)
     case "send": try SendCommand.run(arguments)
     case "dlq": try DeadLetterCommand.run(arguments)
+    case "gateway": try GatewayCommand.run(arguments)
     case "rules": try RulesCommand.run(arguments)
     case "bench": try BenchCommand.run(arguments)
     case "healthcheck": try HealthcheckCommand.run(arguments)

@@ -30,7 +30,7 @@ import Testing
         #expect(result.stderr.contains("usage: shipquote <command>"))
     }
 
-    static let commands = ["run", "send", "demo", "broker", "rules check", "rules explain", "rules test", "bench [e2e]",
+    static let commands = ["run", "send", "gateway", "demo", "broker", "rules check", "rules explain", "rules test", "bench [e2e]",
                            "bench stages", "bench sessions", "bench rules", "bench takeover"]
 
     @Test(arguments: ["--help", "-h", "help"])
@@ -45,7 +45,7 @@ import Testing
     }
 
     static let subcommands: [[String]] = [
-        ["run"], ["send"], ["demo"], ["broker"], ["rules"], ["rules", "check"], ["rules", "explain"], ["rules", "test"],
+        ["run"], ["send"], ["gateway"], ["demo"], ["broker"], ["rules"], ["rules", "check"], ["rules", "explain"], ["rules", "test"],
         ["bench"], ["bench", "e2e"], ["bench", "stages"], ["bench", "sessions"], ["bench", "rules"],
     ]
 

@@ -14,7 +14,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
         case .missing(let setting, let hint):
             "\(setting) is required: \(hint)"
         case .unknownSetting(let name, let source):
-            "unknown setting \(name) (from \(source)); `shipquote run --help` lists the settings"
+            "unknown setting \(name) (from \(source)); the command's --help lists the settings (`shipquote run --help`, `shipquote gateway --help`)"
         case .unreadableFile(let path, let setting, let reason):
             "\(setting) \(path): cannot be read (\(reason))"
         case .malformedLine(let path, let line, let reason):

@@ -21,16 +21,33 @@ public enum ConfigurationResolver {
     }
 
     public static func resolve(_ sources: ConfigurationSources) throws(ConfigurationError) -> RunSettings {
+        let (settings, kafka) = try choose(sources, among: Setting.all,
+                                           dedicated: [(.bootstrapServers, "bootstrap.servers"), (.group, "group.id"),
+                                                       (.groupInstanceID, "group.instance.id")])
+        return try RunSettings(settings: settings, kafka: kafka)
+    }
+
+    /// The same layers for another command's settings (`shipquote gateway`): `list` must hold
+    /// `config`; `dedicated` are the settings that stand for a librdkafka property.
+    public static func resolve(_ sources: ConfigurationSources, among list: [Setting],
+                               dedicated: [(Setting, String)]) throws(ConfigurationError) -> LayeredSettings {
+        let (settings, kafka) = try choose(sources, among: list, dedicated: dedicated)
+        return LayeredSettings(list: list, settings: settings, kafka: kafka)
+    }
+
+    static func choose(_ sources: ConfigurationSources, among list: [Setting],
+                       dedicated: [(Setting, String)]) throws(ConfigurationError) -> (settings: [String: Chosen], kafka: [String: Chosen]) {
+        func named(_ name: String) -> Setting? { list.first { $0.name == name } }
         var settings: [String: Chosen] = [:]
         var kafka: [String: Chosen] = [:]
         func offer(_ name: String, _ chosen: Chosen) { if chosen.beats(settings[name]) { settings[name] = chosen } }
         func offerKafka(_ key: String, _ chosen: Chosen) { if chosen.beats(kafka[key]) { kafka[key] = chosen } }
 
-        for setting in Setting.all {
+        for setting in list {
             if let value = setting.defaultValue { offer(setting.name, Chosen(value: value, source: .defaultValue)) }
         }
         // Environment: settings first, then librdkafka pass-through; anything else is a typo worth stopping for.
-        let byEnvironmentName = Dictionary(uniqueKeysWithValues: Setting.all.map { ($0.environmentName, $0) })
+        let byEnvironmentName = Dictionary(uniqueKeysWithValues: list.map { ($0.environmentName, $0) })
         for (name, value) in sources.environment where name.hasPrefix("SHIPQUOTE_") {
             if let setting = byEnvironmentName[name] {
                 offer(setting.name, Chosen(value: value, source: .environment(name)))
@@ -42,7 +59,7 @@ public enum ConfigurationResolver {
             }
         }
         for (name, value) in sources.flags {
-            guard Setting.named(name) != nil else { throw .unknownSetting("--\(name)", source: .flag("--\(name)")) }
+            guard named(name) != nil else { throw .unknownSetting("--\(name)", source: .flag("--\(name)")) }
             offer(name, Chosen(value: value, source: .flag("--\(name)")))
         }
         for assignment in sources.kafkaAssignments {
@@ -58,7 +75,7 @@ public enum ConfigurationResolver {
                 let source = SettingSource.file(path: path, line: entry.line)
                 if entry.key.hasPrefix(Setting.kafkaFilePrefix), entry.key.count > Setting.kafkaFilePrefix.count {
                     offerKafka(String(entry.key.dropFirst(Setting.kafkaFilePrefix.count)), Chosen(value: entry.value, source: source, tiebreak: 1))
-                } else if let setting = Setting.named(entry.key), setting != .config {
+                } else if let setting = named(entry.key), setting != .config {
                     offer(setting.name, Chosen(value: entry.value, source: source))
                 } else {
                     throw .unknownSetting(entry.key, source: source)
@@ -71,13 +88,12 @@ public enum ConfigurationResolver {
                 offerKafka(entry.key, Chosen(value: entry.value, source: .file(path: chosen.value, line: entry.line)))
             }
         }
-        for (setting, property) in [(Setting.bootstrapServers, "bootstrap.servers"), (Setting.group, "group.id"),
-                                    (Setting.groupInstanceID, "group.instance.id")] {
+        for (setting, property) in dedicated {
             if var chosen = settings[setting.name], !chosen.value.isEmpty {
                 chosen.tiebreak = 2
                 offerKafka(property, chosen)
             }
         }
-        return try RunSettings(settings: settings, kafka: kafka)
+        return (settings, kafka)
     }
 }

@@ -82,22 +82,11 @@ public struct RunSettings: Sendable {
         }
         self.kafka = KafkaConfiguration(kafka.mapValues(\.value))
 
-        var effective: [(key: String, value: String, source: SettingSource)] = []
-        for setting in Setting.all {
-            guard let chosen = settings[setting.name] else { continue }
-            effective.append((setting.name, chosen.value, chosen.source))
-        }
-        for key in kafka.keys.sorted() {
-            let chosen = kafka[key]!
-            effective.append(("kafka.\(key)", KafkaConfiguration.isSecret(key) ? "[redacted]" : chosen.value, chosen.source))
-        }
-        self.effective = effective
+        self.effective = LayeredSettings.effective(list: Setting.all, settings: settings, kafka: kafka)
     }
 
     /// What `shipquote run --print-config` prints: `key=value  # source`, secrets redacted.
-    public var printed: String {
-        effective.map { "\($0.key)=\($0.value)  # \($0.source)" }.joined(separator: "\n")
-    }
+    public var printed: String { LayeredSettings.printed(effective) }
 
     public var workerConfiguration: WorkerConfiguration {
         WorkerConfiguration(topics: topics, kafka: kafka, maxBatch: maxBatch, defaultTimeToLive: defaultTimeToLive,

@@ -13,7 +13,7 @@ public struct Setting: Sendable, Hashable {
     public var flag: String { "--\(name)" }
     public var environmentName: String { "SHIPQUOTE_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
 
-    init(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) {
+    public init(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) {
         self.name = name
         self.placeholder = placeholder
         self.help = help

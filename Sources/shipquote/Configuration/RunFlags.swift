@@ -9,23 +9,17 @@ enum RunFlags {
     static var valued: Set<String> { Set(Setting.all.map(\.flag)).union(actionValues).union(["-X"]) }
 
     /// The flags' share of the configuration, with the process environment beside it.
-    static func sources(_ a: Arguments, environment: [String: String]) -> ConfigurationSources {
+    static func sources(_ a: Arguments, environment: [String: String], settings list: [Setting] = Setting.all) -> ConfigurationSources {
         var flags: [String: String] = [:]
-        for setting in Setting.all {
+        for setting in list {
             if let value = a.value(setting.flag) { flags[setting.name] = value }
         }
         return ConfigurationSources(flags: flags, kafkaAssignments: a.all("-X"), environment: environment)
     }
 
     static var help: String {
-        let width = Setting.all.map { $0.flag.count + $0.placeholder.count + 1 }.max()! + 2
-        func row(_ left: String, _ right: String) -> String {
-            "  " + left + String(repeating: " ", count: max(1, width - left.count)) + right
-        }
         var lines = ["usage: shipquote run --bootstrap-servers HOST:PORT --rules FILE|DIR [flags]", ""]
-        for s in Setting.all {
-            lines.append(row("\(s.flag) \(s.placeholder)", s.help + (s.defaultValue.map { " (default \($0))" } ?? "")))
-        }
+        let row = settingRows(Setting.all, into: &lines)
         lines += [
             row("-X key=value", "a librdkafka property (repeatable): security.protocol, sasl.*, ssl.*, tuning"),
             row("--create-topics", "create missing topics first (--partitions N, default 8; --replication-factor N, default 3)"),
@@ -38,5 +32,18 @@ enum RunFlags {
             "Precedence: flags > environment > config file > defaults.",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// Appends one help line per setting (flag, placeholder, help, default); returns the row
+    /// formatter for the lines that follow, aligned with them.
+    static func settingRows(_ list: [Setting], into lines: inout [String]) -> (String, String) -> String {
+        let width = list.map { $0.flag.count + $0.placeholder.count + 1 }.max()! + 2
+        let row = { (left: String, right: String) -> String in
+            "  " + left + String(repeating: " ", count: max(1, width - left.count)) + right
+        }
+        for s in list {
+            lines.append(row("\(s.flag) \(s.placeholder)", s.help + (s.defaultValue.map { " (default \($0))" } ?? "")))
+        }
+        return row
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `shipquote gateway` as a platform runs it: the broker and a worker as processes, the gateway
+/// on a port of its own, curl as the merchant's backend; SIGTERM drains what is in flight.
+@Suite(.serialized) struct GatewayCommandTests {
+    static let body = """
+    {"merchant":"acme","payment_method_type":"APPLE_PAY","trigger":"address_changed","currency":"USD",
+     "shipping_address":{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US"},
+     "cart":{"items":[{"id":"sku-1","label":"T-shirt","quantity":2,"unit_amount":{"currency":"USD","value":"25.00"}}]}}
+    """
+
+    static func curlArguments(_ url: String, timeout: String) -> [String] {
+        ["-sS", "-o", "-", "-w", "\n%{http_code}", "-X", "POST", "-H", "Content-Type: application/json",
+         "-H", "Request-Timeout: \(timeout)", "--data-binary", "@-", url]
+    }
+
+    @Test func aCallThroughTheBinaryGetsTheUpdateAndSIGTERMExitsZero() throws {
+        let curl = try #require(Tool.path("curl"), "curl is not installed (apt-get install curl)")
+        let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
+        defer { Binary.stop(broker) }
+        let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
+        let worker = try WorkerProcess(bootstrap: bootstrap)
+        defer { Binary.stop(worker.process) }
+        try #require(worker.awaitLog("partitions assigned", timeout: 60), "the worker never joined: \(worker.stderr)")
+        let (gateway, _, gatewayErr) = try Binary.start(["gateway", "--bootstrap-servers", bootstrap, "--listen", "127.0.0.1:0"])
+        defer { Binary.stop(gateway) }
+        let port = try #require(HealthcheckCommandTests.listenPort(in: gatewayErr, timeout: 30))
+        // 503 until the producer and the reply reader are up, then 200.
+        var ready = ""
+        let deadline = Date().addingTimeInterval(20)
+        while ready != "200" && Date() < deadline {
+            ready = try Tool.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/readyz"], timeout: 10).stdout
+            if ready != "200" { usleep(50_000) }
+        }
+        #expect(ready == "200")
+
+        let call = try Tool.run(curl, Self.curlArguments("http://127.0.0.1:\(port)/v1/sessions/binary-1/quote", timeout: "10"),
+                                input: Self.body, timeout: 30)
+        let lines = call.stdout.split(separator: "\n")
+        #expect(lines.last == "200", "\(call.stdout)")
+        #expect(call.stdout.hasPrefix("{\"summary_items\":["))
+        #expect(call.stdout.contains("\"label\":\"ACME Inc.\""))
+
+        gateway.terminate()
+        #expect(Binary.awaitExit(gateway, timeout: 20))
+        #expect(gateway.terminationStatus == 0)
+    }
+
+    @Test func sigtermAnswersTheCallInFlightAndExitsZero() throws {
+        let curl = try #require(Tool.path("curl"), "curl is not installed (apt-get install curl)")
+        let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
+        defer { Binary.stop(broker) }
+        let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
+        // No worker: the call waits until the drain gives up on it.
+        let (gateway, _, gatewayErr) = try Binary.start(["gateway", "--bootstrap-servers", bootstrap, "--listen", "127.0.0.1:0",
+                                                         "--shutdown-grace", "1"])
+        defer { Binary.stop(gateway) }
+        let port = try #require(HealthcheckCommandTests.listenPort(in: gatewayErr, timeout: 30))
+        let waiting = Process()
+        waiting.executableURL = URL(fileURLWithPath: curl)
+        waiting.arguments = Self.curlArguments("http://127.0.0.1:\(port)/v1/sessions/binary-2/quote", timeout: "20")
+        let input = Pipe(), output = Pipe()
+        waiting.standardInput = input
+        waiting.standardOutput = output
+        try waiting.run()
+        input.fileHandleForWriting.write(Data(Self.body.utf8))
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let metrics = try Tool.run(curl, ["-s", "http://127.0.0.1:\(port)/metrics"], timeout: 10)
+            if metrics.stdout.contains("shipquote_gateway_in_flight 1") { break }
+            usleep(50_000)
+        }
+        gateway.terminate()
+        #expect(Binary.awaitExit(gateway, timeout: 20))
+        #expect(gateway.terminationStatus == 0)
+        let answered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        waiting.waitUntilExit()
+        #expect(answered.hasSuffix("\n503"), "\(answered)")
+    }
+
+    @Test func printConfigShowsTheGatewaysSettingsAndTheirSources() throws {
+        let result = try Binary.run(["gateway", "--print-config", "--bootstrap-servers", "127.0.0.1:1", "--max-in-flight", "64",
+                                     "-X", "sasl.password=hunter2"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("max-in-flight=64  # flag --max-in-flight"))
+        #expect(result.stdout.contains("request-timeout=10  # default"))
+        #expect(result.stdout.contains("kafka.sasl.password=[redacted]"))
+        #expect(!result.stdout.contains("hunter2"))
+        let bad = try Binary.run(["gateway", "--bootstrap-servers", "127.0.0.1:1", "--listen", "nowhere"], timeout: 30)
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("listen=nowhere"))
+    }
+}
