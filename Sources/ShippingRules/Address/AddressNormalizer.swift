@@ -29,10 +29,11 @@ enum AddressNormalizer {
     /// The ISO code for what was sent, or nil when it is already one (or is no name we know).
     static func countryCode(_ text: String) -> String? {
         let bytes = text.utf8
-        if bytes.count == 2, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5a }) { return nil }
+        if bytes.count == 2, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5a }) { return text == "UK" ? "GB" : nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.utf8.count == 2, trimmed.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a }) {
-            let upper = trimmed.uppercased()
+            // UK is the one two-letter code people write that is not the country's ISO code (GB).
+            let upper = trimmed.uppercased() == "UK" ? "GB" : trimmed.uppercased()
             return upper == text ? nil : upper
         }
         guard let code = tables.countries[key(trimmed)] else { return nil }
