@@ -43,11 +43,10 @@ enum AddressNormalizer {
     /// The ISO 3166-2 code (the part after `US-`) for what was sent, or nil when it is already one,
     /// the country has no table, or the name is not in it.
     static func subdivisionCode(_ text: String, country: String) -> String? {
-        guard let table = tables.subdivisions[country] else { return nil }
-        let bytes = text.utf8
-        if bytes.count <= 3, bytes.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x30 && $0 <= 0x39) }), table.codes.contains(text) {
-            return nil
-        }
+        // Only a few countries have tables: a two-byte compare rules the rest out without hashing.
+        guard country.utf8.count == 2, let table = tables.subdivisions[country] else { return nil }
+        // A code as sent (nearly every address) is found by a binary search over packed bytes.
+        if let packed = Subdivisions.pack(text), table.packedCodes.contains(packed) { return nil }
         let folded = key(text)
         if let code = table.names[folded] { return code }
         var upper = folded.uppercased()
@@ -90,8 +89,35 @@ enum AddressNormalizer {
     }
 
     struct Subdivisions: Sendable {
-        var codes: Set<String> = []
+        var codes: Set<String> = [] { didSet { packedCodes = PackedCodes(codes.compactMap(Self.pack)) } }
         var names: [String: String] = [:]
+        var packedCodes = PackedCodes([])
+
+        /// An upper-case ASCII code of 1 to 3 letters or digits as one integer; nil for anything else.
+        static func pack(_ text: String) -> UInt32? {
+            var value: UInt32 = 0
+            var count = 0
+            for b in text.utf8 {
+                guard count < 3, (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) else { return nil }
+                value = value << 8 | UInt32(b)
+                count += 1
+            }
+            return count == 0 ? nil : value
+        }
+    }
+
+    /// Sorted packed codes: a lookup is a handful of integer compares, no hashing.
+    struct PackedCodes: Sendable {
+        private let sorted: [UInt32]
+        init(_ codes: [UInt32]) { sorted = codes.sorted() }
+        func contains(_ code: UInt32) -> Bool {
+            var low = 0, high = sorted.count
+            while low < high {
+                let mid = (low + high) / 2
+                if sorted[mid] < code { low = mid + 1 } else { high = mid }
+            }
+            return low < sorted.count && sorted[low] == code
+        }
     }
 
     struct Tables: Sendable {

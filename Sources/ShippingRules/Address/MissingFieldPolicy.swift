@@ -64,6 +64,9 @@ struct MissingFieldPolicy: Sendable {
     /// The error to answer when a field the rules ask for is missing; nil to quote. With a trace,
     /// a field quoted without names the zones that then cannot hold.
     func missingFieldError(_ address: ResolvedAddress, zones: [Zone], trace: inout Trace) -> ShippingError? {
+        // The common case: a complete address, or nothing asked and no trace to write.
+        if address.country != nil, address.state != nil, address.postalCode != nil, address.city != nil { return nil }
+        if ask.isEmpty && !trace.enabled { return nil }
         for field in Field.allCases where field.value(of: address) == nil {
             if let ask = ask[field], ask.countries.map({ c in address.country.map(c.contains) ?? false }) ?? true {
                 trace.add("address has no \(field.rawValue) and the rules say \(field.key): ask: \(ask.error.code)")
