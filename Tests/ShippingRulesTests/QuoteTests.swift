@@ -81,10 +81,13 @@ struct QuoteTests {
         #expect(Fixture.acme.quote(Fixture.request(address: puertoRico)).errorCodes == ["STATE_NOT_SUPPORTED"])
     }
 
-    @Test func noMethodForAPartialAddressAnswersWithTheFilesMessage() {
-        // No state: every zone here needs one, so nothing can be offered.
+    @Test func noMethodForAPartialAddressAnswersWithTheFilesMessage() throws {
+        // No state, quoted without it (the example itself asks for it): every zone here needs one, so nothing can be offered.
+        let text = try String(contentsOfFile: Fixture.examplePath("us-acme.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "missing_state: ask", with: "missing_state: quote_without")
+        let rules = try RuleSet.load(yaml: text, fileName: "us-acme.yaml")
         let partial = PartialAddress(postalCode: "95014", countryCode: "US")
-        let explanation = Fixture.acme.explain(Fixture.request(address: partial))
+        let explanation = rules.explain(Fixture.request(address: partial))
         #expect(explanation.result == .unserviceable([ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't deliver to this address yet.")]))
         #expect(explanation.trace.contains { $0.contains("method standard not offered") && $0.contains("no state in the address") })
     }

@@ -38,7 +38,7 @@ extension RuleSet {
             return .keep
         }
 
-        let address = ResolvedAddress(request.address, foldCity: usesCities)
+        let address = ResolvedAddress(AddressNormalizer.normalize(request.address, trace: &trace), foldCity: usesCities)
         for rule in serviceability {
             if let why = rule.mismatch(address) {
                 trace.add("serviceability[\(rule.index)] does not apply: \(why)")
@@ -47,6 +47,7 @@ extension RuleSet {
                 return .unserviceable([rule.error])
             }
         }
+        if let missing = missingFields.missingFieldError(address, zones: zoneIndex.zones, trace: &trace) { return .unserviceable([missing]) }
 
         // Without a trace the zone index answers which zones hold the address in one lookup;
         // with one, every zone is asked in turn so the trace can say why each did not match.

@@ -41,6 +41,8 @@ public struct RuleSet: Sendable {
     let labels: Labels
     /// Answer when the address passes serviceability but no method serves it.
     let noMethodsError: ShippingError
+    /// What a missing address field means (the `address:` section).
+    let missingFields: MissingFieldPolicy
     /// Every zone the methods, surcharges and tax layers use, filed for lookup by address.
     let zoneIndex: ZoneIndex
     /// What `rules check` would warn about, found at load.
@@ -81,7 +83,7 @@ public struct RuleSet: Sendable {
     init(version: String, merchant: String?, payee: String, fileName: String, onSheetOpened: SheetOpened,
          currencies: [Currency], rounding: RoundingPolicy, warehouse: Warehouse?, zones: [String: Zone],
          serviceability: [ServiceabilityRule], tax: TaxPolicy, methods: [ShippingMethodRule],
-         labels: Labels, noMethodsError: ShippingError) {
+         labels: Labels, noMethodsError: ShippingError, missingFields: MissingFieldPolicy = MissingFieldPolicy()) {
         self.version = version
         self.merchant = merchant
         self.payee = payee
@@ -94,6 +96,7 @@ public struct RuleSet: Sendable {
         self.serviceability = serviceability
         self.labels = labels
         self.noMethodsError = noMethodsError
+        self.missingFields = missingFields
         // Compile: number every zone the quote path consults, so one index lookup answers them all.
         var index = ZoneIndex()
         var methods = methods
@@ -135,7 +138,7 @@ public struct RuleSet: Sendable {
         version = other.version; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
         warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
-        methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError
+        methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
         self.warnings = warnings

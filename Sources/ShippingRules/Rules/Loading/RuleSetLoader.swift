@@ -7,7 +7,7 @@ struct RuleSetLoader {
 
     private static let topKeys: Set<String> = [
         "version", "merchant", "payee", "currencies", "rounding", "warehouse", "zones", "serviceability",
-        "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error",
+        "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error", "address",
     ]
 
     /// Reads every part it can and reports every independent error at once (see `RulesDiagnostics`):
@@ -75,11 +75,13 @@ struct RuleSetLoader {
             try doc["no_methods_error"].map { (n) throws(RulesError) in try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE") }
         } ?? nil
 
+        let missingFields = log.attempt { () throws(RulesError) in try doc["address"].map { (n) throws(RulesError) in try AddressSectionLoader().load(n) } } ?? nil
         guard !log.hasErrors, let payee, let currencies else { return nil }
         let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
                           currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
                           serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
-                          noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."))
+                          noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."),
+                          missingFields: missingFields ?? MissingFieldPolicy())
         return set.with(warnings: RulesLint(rules: set).warnings(adding: log.warnings))
     }
 
