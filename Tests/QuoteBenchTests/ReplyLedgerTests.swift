@@ -1,7 +1,7 @@
 @testable import QuoteBench
 import Testing
 
-/// The ledger matches replies to what was sent by their headers, and counts what CONTRACT forbids.
+/// The ledger matches replies to what was sent by their headers, and counts what the contract's forbids.
 @Suite struct ReplyLedgerTests {
     /// Session 0 sends 1, 2, 3 back to back; session 1 sends 1; session 2 is planned but never sent.
     private let plan = LoadPlan(sessions: 3, events: [.init(session: 0, sequence: 1), .init(session: 0, sequence: 2),

@@ -2,7 +2,7 @@ import Foundation
 @testable import QuoteContract
 import ShippingRules
 
-/// The address-change event of CONTRACT.md, verbatim, and ways to bend it one rule at a time.
+/// The address-change event of docs/contract.md, verbatim, and ways to bend it one rule at a time.
 enum ContractFixtures {
     static let sessionID = "9a0c6f0e-4b1e-4c1a-9a55-3c2f1d7e8b10"
     static var key: [UInt8] { Array(sessionID.utf8) }

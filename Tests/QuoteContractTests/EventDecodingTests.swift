@@ -5,7 +5,7 @@ import ShippingRules
 
 @Suite("Event decoding")
 struct EventDecodingTests {
-    @Test("the CONTRACT example decodes to exact values")
+    @Test("the contract's example decodes to exact values")
     func decodesContractExample() throws {
         let event = try ContractFixtures.decode(ContractFixtures.exampleBytes).get()
         let usd = Currency.usd
@@ -126,7 +126,7 @@ struct EventEncodingTests {
         #expect(again == event)
     }
 
-    @Test("the CONTRACT example encodes compactly, amounts as decimal strings")
+    @Test("the contract's example encodes compactly, amounts as decimal strings")
     func encodesExample() throws {
         let event = try ContractFixtures.decode(ContractFixtures.exampleBytes).get()
         let expected = #"{"version":1,"event_id":"01JB3Y3T2J7Q9V6K0M8F4R2D1C","session_id":"9a0c6f0e-4b1e-4c1a-9a55-3c2f1d7e8b10","sequence":7,"merchant":"acme","payment_method_type":"APPLE_PAY","trigger":"address_changed","currency":"USD","shipping_address":{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US"},"cart":{"items":[{"id":"sku-1","label":"T-shirt","quantity":2,"unit_amount":{"currency":"USD","value":"25.00"},"tax_category":"apparel","weight_grams":300}],"discounts":[{"id":"promo","label":"Promo","amount":{"currency":"USD","value":"-5.00"}}]},"selected_shipping_method_id":"standard","occurred_at":"2026-10-10T12:00:00.123Z","reply_by":"2026-10-10T12:00:25.000Z"}"#

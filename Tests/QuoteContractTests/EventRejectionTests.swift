@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuoteContract
 
-/// One broken rule of CONTRACT's event table: the example event with one member changed.
+/// One broken rule of the contract's event table: the example event with one member changed.
 struct BrokenRule: Sendable, CustomTestStringConvertible {
     let path: String
     let value: JSONValue?

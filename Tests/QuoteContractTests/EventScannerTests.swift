@@ -39,7 +39,7 @@ struct EventScannerTests {
         }
     }
 
-    @Test("the CONTRACT example is taken by the scanner, to the same event")
+    @Test("the contract's example is taken by the scanner, to the same event")
     func contractExample() {
         #expect(Self.compare(ContractFixtures.exampleBytes) == .scanned)
         #expect(Self.compare(ContractFixtures.exampleBytes, key: nil) == .scanned)

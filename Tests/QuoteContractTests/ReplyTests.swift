@@ -29,7 +29,7 @@ enum ReplyFixtures {
 struct ReplyEncodingTests {
     private func text(_ reply: QuoteReply) -> String { String(decoding: reply.encode(), as: UTF8.self) }
 
-    @Test("an update is written byte for byte in CONTRACT's shape")
+    @Test("an update is written byte for byte in the contract's shape")
     func encodesUpdate() {
         let expected = #"{"version":1,"session_id":"s-1","sequence":7,"event_id":"e-1","outcome":"update","update":{"summary_items":[{"id":"subtotal","label":"Subtotal","amount":{"currency":"USD","value":"50.00"}},{"id":"total","label":"ACME Inc.","amount":{"currency":"USD","value":"55.00"}}],"shipping_methods":[{"id":"standard","label":"Standard shipping","detail":"Arrives in 3-5 business days","amount":{"currency":"USD","value":"5.00"},"delivery_estimate":{"from":"2026-10-13","to":"2026-10-15"},"summary_items":[{"id":"total","label":"ACME Inc.","amount":{"currency":"USD","value":"55.00"}}]},{"id":"pickup","label":"Pickup","amount":{"currency":"USD","value":"0.00"},"summary_items":[]}],"errors":[]},"rules_version":"sha256:3f1c","computed_at":"2026-10-10T12:00:00.140Z"}"#
         #expect(text(ReplyFixtures.reply(.update(ReplyFixtures.update))) == expected)
@@ -91,7 +91,7 @@ struct ReplyDecodingTests {
         }
     }
 
-    @Test("the CONTRACT reply reads with its amounts")
+    @Test("the contract's reply reads with its amounts")
     func readsContractShape() throws {
         let text = """
         {"version": 1, "session_id": "9a0c6f0e", "sequence": 7, "event_id": "01JB", "outcome": "update",
@@ -167,7 +167,7 @@ struct ReplyDecodingTests {
 
 @Suite("Outcome names and rejection words")
 struct OutcomeWireTests {
-    @Test("the outcome names are CONTRACT's")
+    @Test("the outcome names are the contract's")
     func outcomeNames() {
         #expect(QuoteOutcome.Kind.allCases.map(\.rawValue) == ["update", "keep", "unserviceable", "rejected"])
         #expect(QuoteOutcome.rejected(QuoteRejection(code: "c", message: "m")).kind == .rejected)
@@ -232,7 +232,7 @@ struct HeaderTests {
         #expect(headers.map(\.value) == ["key_mismatch", "session_id must equal the message key", "shipping.address-changed", "3", "42"])
     }
 
-    @Test("default topic names are CONTRACT's")
+    @Test("default topic names are the contract's")
     func topics() {
         let topics = Topics.defaults
         #expect([topics.addressChanged, topics.quoteReplies, topics.deadLetters, topics.quoteState]

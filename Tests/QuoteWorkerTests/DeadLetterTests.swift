@@ -5,7 +5,7 @@ import QuoteWorker
 import ShippingRules
 import Testing
 
-/// Every rejection case of CONTRACT's "Dead letters": the original bytes go unchanged to the DLQ
+/// Every rejection case of the contract's "Dead letters": the original bytes go unchanged to the DLQ
 /// with headers that say why, a `rejected` reply goes out when session and sequence are readable,
 /// and the worker keeps consuming.
 @Suite(.serialized) struct DeadLetterTests {

@@ -29,7 +29,7 @@ import Testing
         #expect(replies.count == expectedReplies)
         let expected = harness.rules.quote(harness.event(session: "any", sequence: 1).quoteRequest(now: WorkerHarness.now))
         guard case .update(let expectedUpdate) = expected else { Issue.record("the example rules must quote Cupertino"); return }
-        #expect(expectedUpdate.summaryItems.last?.amount.decimalString == "53.94")  // CONTRACT.md's example reply
+        #expect(expectedUpdate.summaryItems.last?.amount.decimalString == "53.94")  // docs/contract.md's example reply
 
         var bySession: [String: [QuoteReply]] = [:]
         for record in replies {  // records of one session share a partition, so this is publication order

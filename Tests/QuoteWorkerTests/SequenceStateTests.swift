@@ -6,7 +6,7 @@ import QuoteWorker
 import ShippingRules
 import Testing
 
-/// CONTRACT's sequence check across restarts: the highest sequence per session lives in the
+/// the contract's sequence check across restarts: the highest sequence per session lives in the
 /// compacted state topic, and a new owner of a partition restores it before its first event.
 @Suite(.serialized) struct SequenceStateTests {
     static func sequences(_ replies: [KafkaMessage]) throws -> [Int64] {

@@ -2,7 +2,7 @@ import Foundation
 @testable import ShippingRules
 
 /// Builders shared by the tests: amounts from text, instants from RFC 3339, requests with the
-/// CONTRACT example's cart, and breakdowns rendered as `id label amount` strings.
+/// the contract's example's cart, and breakdowns rendered as `id label amount` strings.
 enum Fixture {
     static func usd(_ text: String) -> Money { try! Money(parsing: text, currency: .usd) }
 
@@ -14,7 +14,7 @@ enum Fixture {
 
     static func date(_ text: String) -> CalendarDate { CalendarDate(iso: text)! }
 
-    /// The CONTRACT example: 2 × T-shirt 25.00, promo -5.00.
+    /// The contract's example: 2 × T-shirt 25.00, promo -5.00.
     static let contractCart = Cart(
         items: [CartItem(id: "sku-1", label: "T-shirt", quantity: 2, unitAmount: usd("25.00"), taxCategory: "apparel", weightGrams: 300)],
         discounts: [Discount(id: "promo", label: "Promo", amount: usd("-5.00"))])

@@ -5,7 +5,7 @@ import ShippingRules
 import Synchronization
 import Testing
 
-/// CONTRACT's sequence check with separate worker processes on `shipquote broker`, with the
+/// the contract's sequence check with separate worker processes on `shipquote broker`, with the
 /// product's default group timings: three workers in one group, one killed with SIGKILL mid-stream
 /// and restarted, another joining late.
 @Suite struct WorkerGroupTests {

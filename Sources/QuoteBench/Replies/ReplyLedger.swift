@@ -5,7 +5,7 @@ import Synchronization
 /// the reply's `session-id` and `sequence` headers.
 ///
 /// A reply is a stale one wrongly published when its sequence is below one already published for
-/// its session: CONTRACT's "answers to stale addresses are never published". Replies of a session
+/// its session: the contract's "answers to stale addresses are never published". Replies of a session
 /// share its partition, so the order the reader sees is the order they were published.
 final class ReplyLedger: Sendable {
     private let plan: LoadPlan

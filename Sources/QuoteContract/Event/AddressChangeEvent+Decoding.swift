@@ -2,7 +2,7 @@ import Foundation
 import ShippingRules
 
 extension AddressChangeEvent {
-    /// Reads an event from a Kafka record's value and key, checking every rule of CONTRACT's
+    /// Reads an event from a Kafka record's value and key, checking every rule of the contract's
     /// event table; the first broken rule is reported.
     ///
     /// - Members the contract does not name are ignored at every level (forward compatibility:

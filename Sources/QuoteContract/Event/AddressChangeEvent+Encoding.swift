@@ -1,7 +1,7 @@
 import ShippingRules
 
 extension AddressChangeEvent {
-    /// The event as CONTRACT's JSON, members in the contract's order, absent optionals left out,
+    /// The event as the contract's JSON, members in the contract's order, absent optionals left out,
     /// amounts as decimal strings with the currency's minor digits, times in UTC to the millisecond.
     public func encode() -> [UInt8] {
         var w = JSONWriter(capacity: 512 + 160 * (cart.items.count + cart.discounts.count))

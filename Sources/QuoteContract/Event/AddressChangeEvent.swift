@@ -1,7 +1,7 @@
 import Foundation
 import ShippingRules
 
-/// The input of CONTRACT.md: a wallet sheet's customer picked or changed a shipping address.
+/// The input of docs/contract.md: a wallet sheet's customer picked or changed a shipping address.
 /// The W3C `traceparent` travels as a Kafka header, not in here.
 public struct AddressChangeEvent: Sendable, Hashable {
     /// The only contract version this code reads and writes.
@@ -54,7 +54,7 @@ public struct AddressChangeEvent: Sendable, Hashable {
     }
 }
 
-/// Bounds of the event beyond CONTRACT's own (100 lines, 1 MiB). They keep every later sum and
+/// Bounds of the event beyond the contract's own (100 lines, 1 MiB). They keep every later sum and
 /// product (line amounts, cart weight) far inside `Int64`, so no input can trap the rules.
 public enum EventLimits {
     public static let maxBytes = JSONReader.defaultMaxBytes

@@ -19,7 +19,7 @@ public struct IncomingEvent: Sendable {
         case decoded(AddressChangeEvent)
     }
 
-    /// Reads a Kafka record's value, checking every rule of CONTRACT's event table; `key` must
+    /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
     /// equal the session id (nil: the record had none). A refused event goes to the dead letters.
     public static func read(_ value: [UInt8], key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
         read(value, checkingKey: true, key: key)

@@ -2,7 +2,7 @@ import Foundation
 import ShippingRules
 
 extension QuoteReply {
-    /// The limits of CONTRACT's reply table.
+    /// The limits of the contract's reply table.
     public static let maxShippingMethods = 100
     public static let maxSummaryItems = 100
 

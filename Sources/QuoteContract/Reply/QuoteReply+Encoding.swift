@@ -1,7 +1,7 @@
 import ShippingRules
 
 extension QuoteReply {
-    /// The reply as CONTRACT's JSON: members in the contract's order; `event_id` and
+    /// The reply as the contract's JSON: members in the contract's order; `event_id` and
     /// `rules_version` are `null` when absent (a stable shape for readers), `update` is `null`
     /// for `keep` and `rejected`, `rejection` appears only for `rejected`; amounts are strings
     /// with the currency's minor digits, `computed_at` is UTC with milliseconds.

@@ -1,7 +1,7 @@
 import Foundation
 import ShippingRules
 
-/// The output of CONTRACT.md: the answer to one event of a session.
+/// The output of docs/contract.md: the answer to one event of a session.
 public struct QuoteReply: Sendable, Hashable {
     public static let currentVersion = 1
 
