@@ -73,8 +73,10 @@ struct UpdateCheckTests {
     }
 
     @Test func aQuoteThatFailsTheCheckIsNeverAnUpdate() throws {
-        // A discount larger than the cart makes a negative grand total.
-        let result = Fixture.acme.explain(Fixture.request(cart: Fixture.cart("10.00", discount: "-50.00")))
+        // 100 discount lines (the event's limit) make 104 summary items, over the sheet's 100.
+        let discounts = (0..<100).map { Discount(id: "d\($0)", label: "Promo \($0)", amount: Fixture.usd("-0.01")) }
+        let cart = Cart(items: [CartItem(id: "sku-1", label: "T-shirt", quantity: 1, unitAmount: Fixture.usd("10.00"))], discounts: discounts)
+        let result = Fixture.acme.explain(Fixture.request(cart: cart))
         #expect(result.result.errorCodes == ["SHIPPING_UNAVAILABLE"])
         #expect(result.trace.contains { $0.hasPrefix("update check:") })
     }

@@ -33,6 +33,9 @@ extension RuleSet {
                 return .rejected(QuoteRejection(code: "AMOUNT_OUT_OF_RANGE", message: why))
             }
         }
+        if !cart.cappedFrom.isEmpty, trace.enabled {
+            trace.add("discounts \(cart.cappedFrom.map(\.decimalString).joined(separator: ", ")) capped at the goods' value \(cart.merchandise.decimalString): charged \(cart.discountTotal.decimalString)")
+        }
         if request.trigger == .sheetOpened && onSheetOpened == .keep {
             trace.add("sheet opened and on_sheet_opened is keep: the session's methods stay")
             return .keep
@@ -143,9 +146,14 @@ extension RuleSet {
 
         var estimate: DeliveryEstimate?
         if let transit = rule.transitDays, let calendar {
-            // The ship date is the same for every method: counted once per quote.
-            let ship = shipDate ?? calendar.shipDate(now: request.now)
-            shipDate = ship
+            // The ship date is the same for every method on the warehouse's cutoff: counted once per quote.
+            let ship: CalendarDate
+            if let own = rule.cutoffMinutes {
+                ship = calendar.shipDate(now: request.now, cutoff: own)
+            } else {
+                ship = shipDate ?? calendar.shipDate(now: request.now)
+                shipDate = ship
+            }
             let window = calendar.estimate(transit: transit, shipDate: ship)
             estimate = window
             trace.add("method \(rule.id) delivers \(window.from)…\(window.to) (ships \(ship))")
@@ -182,12 +190,15 @@ extension MethodCondition {
         switch self {
         case .orderBefore(let limit):
             guard let calendar else { return "no warehouse clock" }
-            let minute = calendar.localMoment(request.now).minuteOfDay
+            let (date, minute) = calendar.localMoment(request.now)
+            // "Order before 2pm" promises it leaves today: never on a day the warehouse is closed.
+            if calendar.isHoliday(date) { return "ordered on \(date), a warehouse holiday" }
             return minute < limit ? nil : "ordered at \(Self.clock(minute)), after \(Self.clock(limit)) warehouse time"
         case .weekdays(let days):
             guard let calendar else { return "no warehouse clock" }
-            let day = calendar.localMoment(request.now).date.weekday
-            return days.contains(day) ? nil : "not offered on \(Weekday.names[day])"
+            let date = calendar.localMoment(request.now).date
+            if calendar.isHoliday(date) { return "not offered on \(date), a warehouse holiday" }
+            return days.contains(date.weekday) ? nil : "not offered on \(Weekday.names[date.weekday])"
         case .cartValueAtLeast(let amount):
             return amount.isReached(by: cart.valueAfterDiscounts) ? nil
                 : "cart value \(cart.valueAfterDiscounts.decimalString) below \(amount.money(in: request.currency).decimalString)"
@@ -203,7 +214,7 @@ extension MethodCondition {
         }
     }
 
-    private static func clock(_ minutes: Int) -> String {
+    static func clock(_ minutes: Int) -> String {
         let h = minutes / 60, m = minutes % 60
         return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
     }

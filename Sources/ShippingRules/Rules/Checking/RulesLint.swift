@@ -119,6 +119,15 @@ struct RulesLint {
                 found.append(warn(.unreachableMethod, method.mark, method.field,
                                   "method \(method.id) is never offered: serviceability refuses every address in \(cover.text) first"))
             }
+            let cutoff = method.cutoffMinutes ?? rules.warehouse?.cutoffMinutes
+            for case .orderBefore(let limit) in method.conditions {
+                if let cutoff, limit > cutoff {
+                    found.append(warn(.orderBeforeAfterCutoff, method.mark, method.field,
+                                      "method \(method.id) is offered until \(MethodCondition.clock(limit)) but the \(method.cutoffMinutes == nil ? "warehouse's " : "method's ")"
+                                      + "cutoff is \(MethodCondition.clock(cutoff)): orders in between ship the next business day; "
+                                      + "set order_before to \(MethodCondition.clock(cutoff)) or earlier"))
+                }
+            }
             if let zones = method.zones {
                 var numbers: Set<Int> = []
                 for zone in zones where !numbers.insert(zone.number).inserted {

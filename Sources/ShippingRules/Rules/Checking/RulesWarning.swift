@@ -18,6 +18,9 @@ public struct RulesWarning: Hashable, Sendable, CustomStringConvertible {
         case overlappingTaxLayers = "overlapping-tax-layers"
         /// A time zone that is a fixed offset (EST) where the warehouse keeps daylight saving time.
         case fixedOffsetTimeZone = "fixed-offset-time-zone"
+        /// A method offered until a time of day later than the cutoff its ship date is counted on:
+        /// orders in between are promised "today" and leave the next business day.
+        case orderBeforeAfterCutoff = "order-before-after-cutoff"
         /// A rate below 0.1 % written without %: most likely a fraction (0.0725) meant as a percentage (7.25 %).
         case tinyRate = "tiny-rate"
     }

@@ -45,12 +45,15 @@ struct DeliveryCalendar: Sendable {
         return CalendarDate(daysSinceEpoch: day)
     }
 
-    /// The business day the order leaves the warehouse: today when before the cutoff on a business
-    /// day, else the next business day; then handling days.
-    func shipDate(now: Date) -> CalendarDate {
+    /// Whether the warehouse is closed that day for a holiday.
+    func isHoliday(_ date: CalendarDate) -> Bool { warehouse.isHoliday(date.daysSinceEpoch) }
+
+    /// The business day the order leaves the warehouse: today when before the cutoff (the method's
+    /// own when it has one) on a business day, else the next business day; then handling days.
+    func shipDate(now: Date, cutoff: Int? = nil) -> CalendarDate {
         let (today, minute) = localMoment(now)
         var first = today
-        if !isBusinessDay(today) || (warehouse.cutoffMinutes.map { minute >= $0 } ?? false) {
+        if !isBusinessDay(today) || ((cutoff ?? warehouse.cutoffMinutes).map { minute >= $0 } ?? false) {
             first = today.adding(days: 1)
         }
         return adding(businessDays: warehouse.handlingDays, to: businessDay(onOrAfter: first))

@@ -7,7 +7,7 @@ struct MethodLoader {
     /// Whether the rules name a warehouse (transit days and order times are counted on its calendar).
     let hasWarehouse: Bool
 
-    static let keys: Set<String> = ["id", "label", "detail", "zones", "countries", "states", "when", "price", "transit_days"]
+    static let keys: Set<String> = ["id", "label", "detail", "zones", "countries", "states", "when", "price", "transit_days", "cutoff"]
     static let placeholders = ["{min}", "{max}", "{from}", "{to}"]
 
     /// Each part of the method (id, label, zones, transit days, detail, conditions, price) is read
@@ -31,16 +31,21 @@ struct MethodLoader {
             guard hasWarehouse else { throw n.error(.invalidValue, "transit days are counted on the warehouse calendar; add warehouse: {time_zone: …}") }
             return days
         }
+        let cutoff = part { () throws(RulesError) -> Int? in
+            guard let n = m["cutoff"] else { return nil }
+            guard hasWarehouse else { throw n.error(.invalidValue, "a cutoff is warehouse time; add warehouse: {time_zone: …}") }
+            return try n.timeOfDay()
+        }
         let detail = part { () throws(RulesError) in try self.detail(m, transit: transit) } ?? nil
         let conditions = part { () throws(RulesError) in try m["when"].map { (n) throws(RulesError) in try self.conditions(n) } ?? [] }
         let price = part { () throws(RulesError) in try self.price(try m.required("price", "a price like {base: 5.00}")) }
-        guard !failed, let id, let label, let transit, let conditions, let price else {
+        guard !failed, let id, let label, let transit, let cutoff, let conditions, let price else {
             var error = node.error(.invalidValue, "the method could not be read")
             error.followsEarlier = true
             throw error
         }
         return ShippingMethodRule(id: id, label: label, detail: detail.map { DetailTemplate($0, transit: transit) }, zones: served, conditions: conditions,
-                                  price: price, transitDays: transit, mark: node.mark, field: node.path)
+                                  price: price, transitDays: transit, cutoffMinutes: cutoff, mark: node.mark, field: node.path)
     }
 
     private func servedZones(_ m: RulesMapping) throws(RulesError) -> [Zone]? {

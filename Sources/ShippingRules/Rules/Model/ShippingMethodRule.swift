@@ -8,6 +8,9 @@ struct ShippingMethodRule: Sendable {
     var conditions: [MethodCondition]
     var price: PriceRule
     var transitDays: ClosedRange<Int>?
+    /// The method's own cutoff (minutes after local midnight), in place of the warehouse's: a
+    /// courier collecting at 11:00 needs orders earlier than the parcel carrier does.
+    var cutoffMinutes: Int?
     /// Where the method is written, for `rules check` warnings.
     var mark = SourceMark(line: 1, column: 1)
     var field = ""

@@ -9,7 +9,12 @@ struct CartFacts: Sendable {
     }
 
     let merchandise: Money
+    /// The cart's discounts as charged: in order, each capped at the goods' value it still finds, so
+    /// that discounts take the goods to zero and never below (shipping and its tax are still due).
+    /// Zero ones are left out.
     let discounts: [Discount]
+    /// The discounts as sent, where capping changed them: for the trace.
+    let cappedFrom: [Money]
     let discountTotal: Money
     /// Merchandise after discounts, never below zero: what `free_over` and cart-value tiers compare.
     let valueAfterDiscounts: Money
@@ -58,12 +63,36 @@ struct CartFacts: Sendable {
             guard discountSum.magnitude <= limit.magnitude else { throw .outOfRange("the discounts are too large") }
         }
         merchandise = Money(minorUnits: total, currency: currency)
-        discounts = cart.discounts.contains(where: \.amount.isZero) ? cart.discounts.filter { !$0.amount.isZero } : cart.discounts
+        if total + discountSum >= 0 {
+            discounts = cart.discounts.contains(where: \.amount.isZero) ? cart.discounts.filter { !$0.amount.isZero } : cart.discounts
+            cappedFrom = []
+        } else {
+            (discounts, cappedFrom) = CartFacts.cap(cart.discounts, at: max(0, total))
+            discountSum = -max(0, total)
+        }
         discountTotal = Money(minorUnits: discountSum, currency: currency)
         valueAfterDiscounts = Money(minorUnits: max(0, total + discountSum), currency: currency)
         weightGrams = weight
         itemCount = count
         taxableLines = CartFacts.allocate(discount: discountSum, over: lines, total: total)
+    }
+
+    /// Applies `discounts` in order to `goods` minor units: each takes at most what is left, and the
+    /// ones that find nothing left drop out. Returns what is charged and what was sent for each cut.
+    static func cap(_ discounts: [Discount], at goods: Int64) -> (charged: [Discount], cappedFrom: [Money]) {
+        var left = goods
+        var charged: [Discount] = []
+        var cappedFrom: [Money] = []
+        for discount in discounts where !discount.amount.isZero {
+            let taken = min(-discount.amount.minorUnits, left)
+            left -= taken
+            if taken != -discount.amount.minorUnits { cappedFrom.append(discount.amount) }
+            guard taken > 0 else { continue }
+            var applied = discount
+            applied.amount = Money(minorUnits: -taken, currency: discount.amount.currency)
+            charged.append(applied)
+        }
+        return (charged, cappedFrom)
     }
 
     /// Spreads the discounts over the lines in proportion to their amounts, exactly to the cent
