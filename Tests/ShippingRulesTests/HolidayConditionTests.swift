@@ -77,4 +77,40 @@ struct HolidayConditionTests {
         shipping_methods: [{ id: s, label: S, price: 5.00, cutoff: "25:00" }]
         """)?.description.contains("shipping_methods[0].cutoff") == true)
     }
+
+    @Test func transitDaysSkipTheDestinationsHolidaysButTheShipDateDoesNot() throws {
+        let rules = try Fixture.rules("""
+        warehouse: { time_zone: America/Los_Angeles, cutoff: "14:00" }
+        zones: [{ id: hawaii, country: US, state: HI }]
+        delivery_calendars:
+          - { zone: hawaii, holidays: [2027-03-26] }
+          - { zone: { country: US, states: [HI, AK] }, holidays: [2027-03-22, 2027-03-29] }
+        shipping_methods: [{ id: standard, label: Standard, price: 5.00, transit_days: { min: 3, max: 5 } }]
+
+        """)
+        func dates(_ state: String) -> String? {
+            let request = Fixture.request(address: PartialAddress(city: "X", state: state, postalCode: "96813", countryCode: "US"),
+                                          selected: nil, at: "2027-03-22T17:00:00Z")
+            return rules.quote(request).update?.shippingMethods.first?.deliveryEstimate.map { "\($0.from)..\($0.to)" }
+        }
+        // Monday 03-22 ships that day (a destination holiday does not stop the warehouse); Hawaii
+        // skips 03-26 and 03-29: Tue 23, Wed 24, Thu 25 | Fri 26 ✗, Mon 29 ✗, Tue 30, Wed 31.
+        #expect(dates("HI") == "2027-03-25..2027-03-31")
+        #expect(dates("AK") == "2027-03-25..2027-03-30")    // only 03-29 (and 03-22, the ship day)
+        #expect(dates("OR") == "2027-03-25..2027-03-29")
+    }
+
+    @Test func aDeliveryCalendarNeedsAWarehouseAZoneAndDates() {
+        let head = "version: 1\npayee: Shop\ncurrencies: [USD]\nshipping_methods: [{ id: s, label: S, price: 5.00 }]\n"
+        #expect(Fixture.loadError(head + "delivery_calendars: [{ zone: { country: US }, holidays: [2027-01-01] }]\n")?.description
+                == "rules.yaml:5:21: delivery_calendars: delivery calendars shift transit days, which are counted on the "
+                   + "warehouse calendar; add warehouse: {time_zone: …}")
+        let withWarehouse = head + "warehouse: { time_zone: UTC }\n"
+        #expect(Fixture.loadError(withWarehouse + "delivery_calendars: [{ zone: { country: US }, holidays: [] }]\n")?.description
+                .contains("delivery_calendars[0].holidays") == true)
+        #expect(Fixture.loadError(withWarehouse + "delivery_calendars: [{ zone: nowhere, holidays: [2027-01-01] }]\n")?.description
+                .contains("no zone with id 'nowhere'") == true)
+        #expect(Fixture.loadError(withWarehouse + "delivery_calendars: [{ zone: { country: US }, holidays: [2027-02-30] }]\n")?.description
+                .contains("delivery_calendars[0].holidays[0]") == true)
+    }
 }

@@ -71,6 +71,7 @@ extension RuleSet {
             }
         }
         let calendar = warehouse.map(DeliveryCalendar.init)
+        let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(holds: holds, trace: &trace)
         var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
         // Indexed: only the methods that serve everywhere or serve a matched zone, in file order.
@@ -101,7 +102,7 @@ extension RuleSet {
                 if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
             if let method = offer(rule, cart: cart, address: address, holds: holds, layers: layers, calendar: calendar,
-                                  shipDate: &shipDate, request: request, trace: &trace) {
+                                  closed: closed, shipDate: &shipDate, request: request, trace: &trace) {
                 offered.append(method)
             }
         }
@@ -127,8 +128,18 @@ extension RuleSet {
         return .update(update)
     }
 
+    /// The destination's holidays: those of every delivery calendar whose zone holds the address.
+    private func destinationHolidays(holds: (Zone) -> Bool, trace: inout Trace) -> [Int] {
+        var lists: [[Int]] = []
+        for calendar in destinationCalendars where holds(calendar.zone) {
+            lists.append(calendar.holidays)
+            trace.add("\(calendar.field) holds the address: transit days skip its \(calendar.holidays.count) holidays")
+        }
+        return lists.isEmpty ? [] : DestinationCalendar.merged(lists)
+    }
+
     private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
-                       layers: [TaxLayer], calendar: DeliveryCalendar?, shipDate: inout CalendarDate?,
+                       layers: [TaxLayer], calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
                        request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
         for condition in rule.conditions {
@@ -154,7 +165,7 @@ extension RuleSet {
                 ship = shipDate ?? calendar.shipDate(now: request.now)
                 shipDate = ship
             }
-            let window = calendar.estimate(transit: transit, shipDate: ship)
+            let window = calendar.estimate(transit: transit, shipDate: ship, closed: closed)
             estimate = window
             trace.add("method \(rule.id) delivers \(window.from)…\(window.to) (ships \(ship))")
         }

@@ -54,6 +54,8 @@ public struct RuleSet: Sendable {
     let methodsEverywhere: [Int]
     /// Each tax layer's zone number, by position.
     let layerZones: [Int]
+    /// Destinations' own holidays (`delivery_calendars`), their zones filed in `zoneIndex`.
+    let destinationCalendars: [DestinationCalendar]
     /// False when no zone or condition names a city: quoting then skips folding the address's city.
     let usesCities: Bool
 
@@ -83,7 +85,8 @@ public struct RuleSet: Sendable {
     init(version: String, merchant: String?, payee: String, fileName: String, onSheetOpened: SheetOpened,
          currencies: [Currency], rounding: RoundingPolicy, warehouse: Warehouse?, zones: [String: Zone],
          serviceability: [ServiceabilityRule], tax: TaxPolicy, methods: [ShippingMethodRule],
-         labels: Labels, noMethodsError: ShippingError, missingFields: MissingFieldPolicy = MissingFieldPolicy()) {
+         labels: Labels, noMethodsError: ShippingError, missingFields: MissingFieldPolicy = MissingFieldPolicy(),
+         destinationCalendars: [DestinationCalendar] = []) {
         self.version = version
         self.merchant = merchant
         self.payee = payee
@@ -108,6 +111,9 @@ public struct RuleSet: Sendable {
         }
         var tax = tax
         for i in tax.layers.indices { tax.layers[i].zone = index.file(tax.layers[i].zone) }
+        var calendars = destinationCalendars
+        for i in calendars.indices { calendars[i].zone = index.file(calendars[i].zone) }
+        self.destinationCalendars = calendars
         self.methods = methods
         self.tax = tax
         self.zoneIndex = index
@@ -139,7 +145,7 @@ public struct RuleSet: Sendable {
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
         warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
         methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
-        zoneIndex = other.zoneIndex; usesCities = other.usesCities
+        zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
         self.warnings = warnings
     }

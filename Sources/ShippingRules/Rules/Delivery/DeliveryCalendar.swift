@@ -38,11 +38,29 @@ struct DeliveryCalendar: Sendable {
         CalendarDate(daysSinceEpoch: businessDay(onOrAfter: date.daysSinceEpoch))
     }
 
-    /// `count` business days after `date` (a business day itself).
-    func adding(businessDays count: Int, to date: CalendarDate) -> CalendarDate {
+    /// `count` business days after `date` (a business day itself); `closed` (ascending day numbers,
+    /// a destination's holidays) are skipped too.
+    func adding(businessDays count: Int, to date: CalendarDate, closed: [Int] = []) -> CalendarDate {
         var day = date.daysSinceEpoch
-        for _ in 0..<count { day = businessDay(onOrAfter: day + 1) }
+        for _ in 0..<count {
+            day = businessDay(onOrAfter: day + 1)
+            var steps = 0
+            // Bounded like `businessDay(onOrAfter:)`: a year of closed days is a configuration error.
+            while !closed.isEmpty && Self.contains(closed, day) && steps < 366 {
+                day = businessDay(onOrAfter: day + 1)
+                steps += 1
+            }
+        }
         return CalendarDate(daysSinceEpoch: day)
+    }
+
+    private static func contains(_ sorted: [Int], _ day: Int) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if sorted[mid] < day { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == day
     }
 
     /// Whether the warehouse is closed that day for a holiday.
@@ -63,8 +81,8 @@ struct DeliveryCalendar: Sendable {
         estimate(transit: transit, shipDate: shipDate(now: now))
     }
 
-    func estimate(transit: ClosedRange<Int>, shipDate ship: CalendarDate) -> DeliveryEstimate {
-        DeliveryEstimate(from: adding(businessDays: transit.lowerBound, to: ship),
-                         to: adding(businessDays: transit.upperBound, to: ship))
+    func estimate(transit: ClosedRange<Int>, shipDate ship: CalendarDate, closed: [Int] = []) -> DeliveryEstimate {
+        DeliveryEstimate(from: adding(businessDays: transit.lowerBound, to: ship, closed: closed),
+                         to: adding(businessDays: transit.upperBound, to: ship, closed: closed))
     }
 }

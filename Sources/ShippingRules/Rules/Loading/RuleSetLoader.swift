@@ -8,6 +8,7 @@ struct RuleSetLoader {
     private static let topKeys: Set<String> = [
         "version", "merchant", "payee", "currencies", "rounding", "warehouse", "zones", "serviceability",
         "tax", "shipping_methods", "on_sheet_opened", "labels", "no_methods_error", "address",
+        "delivery_calendars",
     ]
 
     /// Reads every part it can and reports every independent error at once (see `RulesDiagnostics`):
@@ -76,12 +77,21 @@ struct RuleSetLoader {
         } ?? nil
 
         let missingFields = log.attempt { () throws(RulesError) in try doc["address"].map { (n) throws(RulesError) in try AddressSectionLoader().load(n) } } ?? nil
+        var calendars: [DestinationCalendar] = []
+        if let list = doc["delivery_calendars"], let entries = log.attempt({ () throws(RulesError) in try list.list() }) {
+            if !doc.has("warehouse") {
+                log.record(list.error(.invalidValue, "delivery calendars shift transit days, which are counted on the warehouse calendar; add warehouse: {time_zone: …}"))
+            }
+            for entry in entries {
+                if let calendar = log.attempt({ () throws(RulesError) in try loadDestinationCalendar(entry, zones: zoneReader) }) { calendars.append(calendar) }
+            }
+        }
         guard !log.hasErrors, let payee, let currencies else { return nil }
         let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
                           currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
                           serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
                           noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."),
-                          missingFields: missingFields ?? MissingFieldPolicy())
+                          missingFields: missingFields ?? MissingFieldPolicy(), destinationCalendars: calendars)
         return set.with(warnings: RulesLint(rules: set).warnings(adding: log.warnings))
     }
 
@@ -231,6 +241,16 @@ struct RuleSetLoader {
         }
         return TaxLayer(id: id, label: label, zone: zone, rate: rate, shipping: shipping, categories: categories,
                         includedInPrices: included, mark: node.mark, field: node.path)
+    }
+
+    private func loadDestinationCalendar(_ node: RulesNode, zones: ZoneReader) throws(RulesError) -> DestinationCalendar {
+        let m = try node.mapping("a calendar like {zone: {country: US, state: HI}, holidays: [2027-06-11]}", keys: ["zone", "holidays"])
+        let zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: HI}"))
+        let list = try m.required("holidays", "the dates carriers do not deliver there, like [2027-06-11]")
+        var days: Set<Int> = []
+        for item in try list.list() { days.insert(try item.date().daysSinceEpoch) }
+        guard !days.isEmpty else { throw list.expected("at least one date like 2027-06-11") }
+        return DestinationCalendar(zone: zone, holidays: days.sorted(), field: node.path)
     }
 
     private func loadLabels(_ node: RulesNode) throws(RulesError) -> RuleSet.Labels {
