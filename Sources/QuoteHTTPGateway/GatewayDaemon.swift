@@ -105,10 +105,11 @@ private final class TLSMemory: @unchecked Sendable {
         error.initialize(to: shipquote_mhd_error())
     }
 
-    /// libmicrohttpd's last message, when it logged one (GnuTLS's reason for refusing).
+    /// libmicrohttpd's messages on one line, when it logged any (GnuTLS's reason for refusing).
     var refusal: String? {
         // `message` is the struct's only member, always NUL-terminated (zeroed, then vsnprintf).
-        let text = String(cString: UnsafeRawPointer(error).assumingMemoryBound(to: CChar.self)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(cString: UnsafeRawPointer(error).assumingMemoryBound(to: CChar.self))
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
         return text.isEmpty ? nil : text
     }
 
