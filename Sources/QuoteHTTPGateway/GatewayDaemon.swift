@@ -105,12 +105,13 @@ private final class TLSMemory: @unchecked Sendable {
         error.initialize(to: shipquote_mhd_error())
     }
 
-    /// libmicrohttpd's messages on one line, when it logged any (GnuTLS's reason for refusing).
+    /// GnuTLS's reason, when libmicrohttpd refused the certificate or key; nil when it failed for
+    /// another reason (a port taken: it sets TLS up before it binds, and its messages say which).
     var refusal: String? {
         // `message` is the struct's only member, always NUL-terminated (zeroed, then vsnprintf).
         let text = String(cString: UnsafeRawPointer(error).assumingMemoryBound(to: CChar.self))
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-        return text.isEmpty ? nil : text
+        return text.contains("TLS") ? text : nil
     }
 
     deinit {

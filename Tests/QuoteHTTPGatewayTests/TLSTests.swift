@@ -49,6 +49,18 @@ struct TLSTests {
         #expect(refusal?.description.hasPrefix("the TLS certificate and key were refused: ") == true)
     }
 
+    /// A port taken is the listener's failure, not the certificate's.
+    @Test func aTakenPortIsNotBlamedOnTheCertificate() throws {
+        let certificate = try SelfSignedCertificate()
+        defer { certificate.remove() }
+        let plain = try QuoteHTTPGateway(configuration: .init(listen: HTTPListenAddress(host: "127.0.0.1", port: 0)), gateway: Self.unstartedGateway())
+        let taken = plain.address.port
+        let refusal = Self.startError(GatewayTLS(certificatePEM: certificate.certificatePEM, keyPEM: certificate.keyPEM), port: taken)
+        guard case .cannotListen(let address, _)? = refusal else { Issue.record("expected cannotListen, got \(String(describing: refusal))"); return }
+        #expect(address == "127.0.0.1:\(taken)")
+        withExtendedLifetime(plain) {}
+    }
+
     @Test func textThatIsNotPEMFailsAtStart() throws {
         let refusal = Self.startError(GatewayTLS(certificatePEM: "not a certificate", keyPEM: "not a key"))
         guard case .tlsRefused? = refusal else { Issue.record("expected tlsRefused, got \(String(describing: refusal))"); return }
@@ -77,8 +89,8 @@ struct TLSTests {
     }
 
     /// The error starting the gateway with `tls` throws, nil when it starts.
-    static func startError(_ tls: GatewayTLS) -> HTTPEndpointError? {
-        var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
+    static func startError(_ tls: GatewayTLS, port: UInt16 = 0) -> HTTPEndpointError? {
+        var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: port))
         configuration.tls = tls
         do {
             let http = try QuoteHTTPGateway(configuration: configuration, gateway: unstartedGateway())
