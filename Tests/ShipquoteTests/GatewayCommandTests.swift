@@ -118,7 +118,7 @@ import Testing
         for name in ["a", "b"] {
             let made = try Tool.run(try #require(Tool.path("openssl")),
                                     ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-                                     "-keyout", folder.appendingPathComponent("\(name).key").path,
+                                     "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", folder.appendingPathComponent("\(name).key").path,
                                      "-out", folder.appendingPathComponent("\(name).pem").path], timeout: 60)
             try #require(made.status == 0, "openssl failed: \(made.stdout)")
         }
@@ -152,5 +152,28 @@ import Testing
         let mismatched = try Binary.run(base + ["--tls-cert-file", cert, "--tls-key-file", otherKey], timeout: 30)
         #expect(mismatched.status == 78)
         #expect(mismatched.stderr.contains("The certificate and the given key do not match"), "\(mismatched.stderr)")
+
+        // The right pair: the binary serves HTTPS, and only HTTPS, on its port.
+        let curl = try #require(Tool.path("curl"), "curl is not installed (apt-get install curl)")
+        let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
+        defer { Binary.stop(broker) }
+        let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
+        let (gateway, _, gatewayErr) = try Binary.start(["gateway", "--bootstrap-servers", bootstrap, "--listen", "127.0.0.1:0",
+                                                         "--tls-cert-file", cert, "--tls-key-file", key])
+        defer { Binary.stop(gateway) }
+        let port = try #require(HealthcheckCommandTests.listenPort(in: gatewayErr, timeout: 30))
+        var ready = ""
+        let deadline = Date().addingTimeInterval(20)
+        while ready != "200" && Date() < deadline {
+            ready = try Tool.run(curl, ["-s", "--cacert", cert, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/readyz"],
+                                 timeout: 10).stdout
+            if ready != "200" { usleep(50_000) }
+        }
+        #expect(ready == "200")
+        let plain = try Tool.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/readyz"], timeout: 10)
+        #expect(plain.stdout == "000")
+        gateway.terminate()
+        #expect(Binary.awaitExit(gateway, timeout: 20))
+        #expect(gateway.terminationStatus == 0)
     }
 }
