@@ -310,7 +310,8 @@ import Testing
     @Test func kubernetesRunsTheGatewayBehindAServiceWithItsProbesAndDrain() throws {
         let base = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/kustomization.yaml"))
         let resources = base["resources"]?.items.compactMap(\.text) ?? []
-        #expect(resources.contains("gateway-deployment.yaml") && resources.contains("gateway-service.yaml"))
+        #expect(resources.contains("gateway-deployment.yaml") && resources.contains("gateway-service.yaml")
+                && resources.contains("gateway-pod-disruption-budget.yaml"))
 
         let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-deployment.yaml"))
         #expect(deployment["kind"]?.text == "Deployment")
@@ -343,6 +344,11 @@ import Testing
         #expect(workerLabel != nil && workerLabel != labels)
         let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/pod-disruption-budget.yaml"))
         #expect(pdb["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text == workerLabel)
+
+        let gatewayBudget = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-pod-disruption-budget.yaml"))
+        #expect(gatewayBudget["kind"]?.text == "PodDisruptionBudget")
+        #expect(gatewayBudget["spec", "maxUnavailable"]?.text == "1")
+        #expect(gatewayBudget["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text == labels)
 
         let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-service.yaml"))
         #expect(service["kind"]?.text == "Service")

@@ -96,7 +96,7 @@ import Testing
         let files = (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix("kustomization.yaml") && !$0.hasSuffix("keda-scaledobject.yaml") }
             .sorted().map { "deploy/kubernetes/\($0)" }
-        #expect(files.count == 7)
+        #expect(files.count == 8)
         let result = try ExternalTool.run(try #require(ExternalTool.kubernetesValidate), ["--strict"] + files)
         #expect(result.status == 0, "kubernetes-validate:\n\(result.output)")
         let lines = result.output.split(separator: "\n")
