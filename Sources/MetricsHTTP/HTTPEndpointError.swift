@@ -6,12 +6,19 @@ public enum HTTPEndpointError: Error, Sendable, Equatable, CustomStringConvertib
     case unresolvableHost(String, reason: String)
     /// Binding or listening failed, most often because the port is taken.
     case cannotListen(String, reason: String)
+    /// A TLS certificate and key were given, but this libmicrohttpd was built without GnuTLS.
+    case tlsUnsupported(String)
+    /// GnuTLS refused the certificate or the key (not PEM, a key that is not the certificate's,
+    /// an encrypted key without its password).
+    case tlsRefused(reason: String)
 
     public var description: String {
         switch self {
         case .invalidAddress(let text, let reason): "listen address '\(text)': \(reason)"
         case .unresolvableHost(let host, let reason): "listen host '\(host)' does not resolve: \(reason)"
         case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
+        case .tlsUnsupported(let what): "\(what): this libmicrohttpd has no TLS support (install a build with GnuTLS, e.g. Debian's libmicrohttpd12)"
+        case .tlsRefused(let reason): "the TLS certificate and key were refused: \(reason)"
         }
     }
 }

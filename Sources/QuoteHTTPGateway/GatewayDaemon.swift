@@ -24,6 +24,8 @@ final class GatewayDaemon: Sendable {
         var maxConnections: UInt32
         /// Request line and headers must fit here (libmicrohttpd answers 431 otherwise).
         var maxHeaderBytes: Int
+        /// HTTPS when given; plain HTTP otherwise.
+        var tls: GatewayTLS? = nil
     }
 
     let address: HTTPListenAddress
@@ -31,16 +33,32 @@ final class GatewayDaemon: Sendable {
     private let context: DaemonContext
 
     init(listen: HTTPListenAddress, limits: Limits, route: @escaping @Sendable (GatewayRequest) -> Routed) throws(HTTPEndpointError) {
-        let context = DaemonContext(maxBodyBytes: limits.maxBodyBytes, route: route)
+        var credentials: TLSMemory?
+        if let tls = limits.tls {
+            guard MHD_is_feature_supported(.FEATURE_TLS) == .YES else { throw .tlsUnsupported("HTTPS") }
+            if tls.keyPassword != nil, MHD_is_feature_supported(.FEATURE_HTTPS_KEY_PASSWORD) != .YES {
+                throw .tlsUnsupported("an encrypted TLS key")
+            }
+            credentials = TLSMemory(tls)
+        }
+        let context = DaemonContext(maxBodyBytes: limits.maxBodyBytes, route: route, tls: credentials)
         let resolved = try listen.socketAddress()
         var flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
         if resolved.family == AF_INET6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         let started: OpaquePointer? = resolved.storage.withUnsafeBytes { raw in
-            shipquote_mhd_start_gateway(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), gatewayAccessHandler, opaque,
-                                        limits.connectionTimeoutSeconds, limits.maxConnections, limits.maxHeaderBytes,
-                                        gatewayRequestCompleted, opaque)
+            let socketAddress = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+            if let credentials {
+                return shipquote_mhd_start_gateway_tls(flags, socketAddress, gatewayAccessHandler, opaque,
+                                                       limits.connectionTimeoutSeconds, limits.maxConnections, limits.maxHeaderBytes,
+                                                       gatewayRequestCompleted, opaque,
+                                                       credentials.certificate, credentials.key, credentials.password, credentials.error)
+            }
+            return shipquote_mhd_start_gateway(flags, socketAddress, gatewayAccessHandler, opaque,
+                                               limits.connectionTimeoutSeconds, limits.maxConnections, limits.maxHeaderBytes,
+                                               gatewayRequestCompleted, opaque)
         }
+        if started == nil, let credentials, let refused = credentials.refusal { throw .tlsRefused(reason: refused) }
         guard let started else { throw .startFailed(listen) }
         self.context = context
         self.daemon = Mutex(DaemonPointer(pointer: started))
@@ -71,6 +89,40 @@ final class GatewayDaemon: Sendable {
     }
 }
 
+/// The PEM texts and the password as C strings, and the buffer libmicrohttpd logs into; freed
+/// (the key and password zeroed first) when the daemon is gone.
+private final class TLSMemory: @unchecked Sendable {
+    let certificate: UnsafeMutablePointer<CChar>
+    let key: UnsafeMutablePointer<CChar>
+    let password: UnsafeMutablePointer<CChar>?
+    let error: UnsafeMutablePointer<shipquote_mhd_error>
+
+    init(_ tls: GatewayTLS) {
+        certificate = strdup(tls.certificatePEM)
+        key = strdup(tls.keyPEM)
+        password = tls.keyPassword.map { strdup($0) }
+        error = .allocate(capacity: 1)
+        error.initialize(to: shipquote_mhd_error())
+    }
+
+    /// GnuTLS's reason, when libmicrohttpd refused the certificate or key; nil when it failed for
+    /// another reason (a port taken: it sets TLS up before it binds, and its messages say which).
+    var refusal: String? {
+        // `message` is the struct's only member, always NUL-terminated (zeroed, then vsnprintf).
+        let text = String(cString: UnsafeRawPointer(error).assumingMemoryBound(to: CChar.self))
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        return text.contains("TLS") ? text : nil
+    }
+
+    deinit {
+        memset(key, 0, strlen(key))
+        free(key)
+        if let password { memset(password, 0, strlen(password)); free(password) }
+        free(certificate)
+        error.deallocate()
+    }
+}
+
 private struct DaemonPointer: @unchecked Sendable {
     let pointer: OpaquePointer
     var quiesced = false
@@ -81,10 +133,13 @@ private final class DaemonContext: Sendable {
     let maxBodyBytes: Int
     let route: @Sendable (GatewayRequest) -> GatewayDaemon.Routed
     let unfinished = Atomic<Int>(0)
+    /// Kept while the daemon runs: libmicrohttpd may log into its error buffer at any time.
+    let tls: TLSMemory?
 
-    init(maxBodyBytes: Int, route: @escaping @Sendable (GatewayRequest) -> GatewayDaemon.Routed) {
+    init(maxBodyBytes: Int, route: @escaping @Sendable (GatewayRequest) -> GatewayDaemon.Routed, tls: TLSMemory?) {
         self.maxBodyBytes = maxBodyBytes
         self.route = route
+        self.tls = tls
     }
 }
 

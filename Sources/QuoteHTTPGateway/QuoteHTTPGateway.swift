@@ -24,6 +24,8 @@ public final class QuoteHTTPGateway: Sendable {
         public var defaultTimeout: Duration = .seconds(10)
         /// The longest deadline a `Request-Timeout` header may ask for.
         public var maxTimeout: Duration = .seconds(25)
+        /// HTTPS with this certificate and key; nil: plain HTTP.
+        public var tls: GatewayTLS?
 
         public init(listen: HTTPListenAddress) { self.listen = listen }
     }
@@ -58,7 +60,8 @@ public final class QuoteHTTPGateway: Sendable {
         self.log = log
         let limits = GatewayDaemon.Limits(maxBodyBytes: configuration.maxBodyBytes,
                                           connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                                          maxConnections: configuration.maxConnections, maxHeaderBytes: configuration.maxHeaderBytes)
+                                          maxConnections: configuration.maxConnections, maxHeaderBytes: configuration.maxHeaderBytes,
+                                          tls: configuration.tls)
         let box = WeakService()
         let started = try GatewayDaemon(listen: configuration.listen, limits: limits) { request in
             box.service?.route(request) ?? .now(.text(503, "stopping\n"))
@@ -66,6 +69,9 @@ public final class QuoteHTTPGateway: Sendable {
         daemon.withLock { $0 = started }
         box.service = self
     }
+
+    /// `https` with a certificate configured, else `http`.
+    public var scheme: String { configuration.tls == nil ? "http" : "https" }
 
     /// The address bound (with port 0, the port chosen).
     public var address: HTTPListenAddress { daemon.withLock { $0?.address } ?? configuration.listen }

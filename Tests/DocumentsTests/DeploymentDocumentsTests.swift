@@ -8,9 +8,9 @@ import Testing
 @Suite struct DeploymentDocumentsTests {
     static func compose() throws -> YAMLNode { try YAMLNode.load(try Repository.text("docker-compose.yml")) }
 
-    @Test func composeHasKafkaInKRaftModeTopicsTwoWorkersAndTheDemoGateway() throws {
+    @Test func composeHasKafkaInKRaftModeTopicsTwoWorkersTheHTTPGatewayAndTheDemoGateway() throws {
         let services = try #require(try Self.compose()["services"])
-        #expect(Set(services.keys) == ["kafka", "topics", "worker-1", "worker-2", "demo-gateway"])
+        #expect(Set(services.keys) == ["kafka", "topics", "worker-1", "worker-2", "gateway", "demo-gateway"])
 
         let kafka = try #require(services["kafka"])
         #expect(kafka["image"]?.text?.hasPrefix("apache/kafka:") == true)
@@ -57,6 +57,33 @@ import Testing
         #expect(gateway["volumes"]?.items.compactMap(\.text) == ["./examples/events:/etc/shipquote/events:ro"])
         #expect(FileManager.default.fileExists(atPath: Repository.url(event.replacingOccurrences(of: "/etc/shipquote/events", with: "examples/events")).path))
         #expect(try Self.compose()["volumes"]?.keys == ["kafka-data"])
+    }
+
+    /// `shipquote gateway` in front of the workers: the workers' image, after the broker and the
+    /// topics, its port published on the loopback, healthy when /readyz answers on that port, and
+    /// given longer than its drain before SIGKILL.
+    @Test func composeRunsTheHTTPGatewayOnPort8080WithItsReadinessAsHealth() throws {
+        let services = try #require(try Self.compose()["services"])
+        let gateway = try #require(services["gateway"])
+        #expect(gateway["image"]?.text == "shipquote:dev")
+        #expect(gateway["image"]?.text == services["worker-1", "image"]?.text, "the image the workers build")
+        #expect(gateway["command"]?.items.compactMap(\.text) == ["gateway"])
+        #expect(gateway["environment", "SHIPQUOTE_BOOTSTRAP_SERVERS"]?.text == "kafka:9092")
+        #expect(gateway["environment", "SHIPQUOTE_LISTEN"]?.text == "0.0.0.0:8080")
+        #expect(gateway["ports"]?.items.compactMap(\.text) == ["127.0.0.1:8080:8080"])
+        #expect(gateway["depends_on", "kafka", "condition"]?.text == "service_healthy")
+        #expect(gateway["depends_on", "topics", "condition"]?.text == "service_completed_successfully")
+        let check = gateway["healthcheck", "test"]?.items.compactMap(\.text) ?? []
+        #expect(check == ["CMD", "/usr/local/bin/shipquote", "healthcheck", "--url", "http://127.0.0.1:8080/readyz", "--timeout", "3"])
+        let grace = Int(gateway["environment", "SHIPQUOTE_SHUTDOWN_GRACE"]?.text ?? "") ?? 0
+        let stop = Int(gateway["stop_grace_period"]?.text?.replacingOccurrences(of: "s", with: "") ?? "") ?? 0
+        #expect(grace > 0 && stop > grace, "docker must wait longer than the gateway drains")
+        // Only the gateway's own settings and librdkafka's: anything else would stop it (exit 78).
+        for key in gateway["environment"]?.keys ?? [] {
+            #expect(["SHIPQUOTE_BOOTSTRAP_SERVERS", "SHIPQUOTE_LISTEN", "SHIPQUOTE_SHUTDOWN_GRACE", "SHIPQUOTE_LOG_LEVEL"].contains(key)
+                    || key.hasPrefix("SHIPQUOTE_KAFKA_"), "\(key)")
+        }
+        #expect(try Repository.text("README.md").contains("| `gateway` | `shipquote gateway`, the HTTP quote API"), "README's compose table")
     }
 
     /// The topic service creates the contract's four topics: input, replies and state with one
@@ -139,8 +166,9 @@ import Testing
     }
 
     /// What Pod Security's "restricted" profile asks of a pod, and the token the worker never uses.
-    @Test func theKubernetesPodMeetsPodSecurityRestricted() throws {
-        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
+    @Test(arguments: ["deploy/kubernetes/base/deployment.yaml", "deploy/kubernetes/base/gateway-deployment.yaml"])
+    func theKubernetesPodMeetsPodSecurityRestricted(file: String) throws {
+        let deployment = try YAMLNode.load(try Repository.text(file))
         let pod = try #require(deployment["spec", "template", "spec"])
         #expect(pod["automountServiceAccountToken"]?.text == "false")
         #expect(pod["securityContext", "runAsNonRoot"]?.text == "true")
@@ -274,6 +302,64 @@ import Testing
         // Replicas above the partition count sit idle; the compose file's partition count is the reference.
         #expect(scaled["spec", "maxReplicaCount"]?.text == "8")
         #expect(try Repository.text("deploy/kubernetes/overlays/keda/keda-scaledobject.yaml").contains("sit idle"))
+    }
+
+    /// The gateway's Deployment and Service: probes on the port it listens on, a drain shorter than
+    /// Kubernetes' wait, resources, and labels of its own (the workers' selector, PodDisruptionBudget
+    /// and metrics Service never take a gateway pod, nor the gateway's a worker).
+    @Test func kubernetesRunsTheGatewayBehindAServiceWithItsProbesAndDrain() throws {
+        let base = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/kustomization.yaml"))
+        let resources = base["resources"]?.items.compactMap(\.text) ?? []
+        #expect(resources.contains("gateway-deployment.yaml") && resources.contains("gateway-service.yaml")
+                && resources.contains("gateway-pod-disruption-budget.yaml"))
+
+        let deployment = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-deployment.yaml"))
+        #expect(deployment["kind"]?.text == "Deployment")
+        #expect(deployment["metadata", "name"]?.text == "shipquote-gateway")
+        #expect(Int(deployment["spec", "replicas"]?.text ?? "") ?? 0 >= 2, "one replica down leaves the API served")
+        let pod = try #require(deployment["spec", "template", "spec"])
+        let container = try #require(pod["containers"]?.items.first)
+        #expect(container["args"]?.items.compactMap(\.text) == ["gateway"])
+        let env = Dictionary(uniqueKeysWithValues: container["env"]!.items.compactMap { e in e["name"]?.text.map { ($0, e) } })
+        #expect(env["SHIPQUOTE_LISTEN"]?["value"]?.text == "0.0.0.0:8080")
+        #expect(env["SHIPQUOTE_RULES"] == nil && env["SHIPQUOTE_METRICS_LISTEN"] == nil, "the worker's settings are not the gateway's")
+        #expect(env["SHIPQUOTE_KAFKA_SASL_PASSWORD"]?["valueFrom", "secretKeyRef", "name"]?.text == "shipquote-kafka")
+        let port = try #require(container["ports"]?.items.first)
+        #expect(port["name"]?.text == "http" && port["containerPort"]?.text == "8080")
+        #expect(container["readinessProbe", "httpGet", "path"]?.text == "/readyz")
+        #expect(container["readinessProbe", "httpGet", "port"]?.text == "http")
+        #expect(container["livenessProbe", "httpGet", "path"]?.text == "/healthz")
+        #expect(container["livenessProbe", "httpGet", "port"]?.text == "http")
+        #expect(container["resources", "requests", "cpu"] != nil && container["resources", "requests", "memory"] != nil)
+        #expect(container["resources", "limits", "memory"] != nil)
+        let grace = Int(env["SHIPQUOTE_SHUTDOWN_GRACE"]?["value"]?.text ?? "") ?? 0
+        let termination = Int(pod["terminationGracePeriodSeconds"]?.text ?? "") ?? 0
+        #expect(grace > 0 && termination > grace, "Kubernetes must wait longer than the gateway drains")
+
+        let labels = deployment["spec", "template", "metadata", "labels", "app.kubernetes.io/name"]?.text
+        #expect(labels == "shipquote-gateway")
+        #expect(deployment["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text == labels)
+        let worker = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/deployment.yaml"))
+        let workerLabel = worker["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text
+        #expect(workerLabel != nil && workerLabel != labels)
+        let pdb = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/pod-disruption-budget.yaml"))
+        #expect(pdb["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text == workerLabel)
+
+        let gatewayBudget = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-pod-disruption-budget.yaml"))
+        #expect(gatewayBudget["kind"]?.text == "PodDisruptionBudget")
+        #expect(gatewayBudget["spec", "maxUnavailable"]?.text == "1")
+        #expect(gatewayBudget["spec", "selector", "matchLabels", "app.kubernetes.io/name"]?.text == labels)
+
+        let service = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/gateway-service.yaml"))
+        #expect(service["kind"]?.text == "Service")
+        #expect(service["spec", "selector", "app.kubernetes.io/name"]?.text == labels)
+        let servicePort = try #require(service["spec", "ports"]?.items.first)
+        #expect(servicePort["port"]?.text == "8080" && servicePort["targetPort"]?.text == "http")
+        #expect(service["metadata", "annotations", "prometheus.io/path"]?.text == "/metrics")
+        let workers = try YAMLNode.load(try Repository.text("deploy/kubernetes/base/service.yaml"))
+        #expect(workers["spec", "selector", "app.kubernetes.io/name"]?.text == workerLabel)
+        let readme = try Repository.text("README.md")
+        #expect(readme.contains("Deployment `shipquote-gateway`") && readme.contains("Service `shipquote-gateway` on 8080"))
     }
 
     @Test func theRulesConfigMapHoldsRulesTheLoaderAccepts() throws {

@@ -32,10 +32,19 @@ import Testing
                 #expect(port["host_ip"] as? String == "127.0.0.1", "\(name): \(port)")
             }
         }
-        for name in ["worker-1", "worker-2"] {
+        for name in ["worker-1", "worker-2", "gateway"] {
             let test = (services[name]?["healthcheck"] as? [String: Any])?["test"] as? [String] ?? []
             #expect(test.contains("healthcheck"), "\(name)")
         }
+        let gateway = try #require(services["gateway"])
+        #expect(gateway["command"] as? [String] == ["gateway"])
+        let published = (gateway["ports"] as? [[String: Any]] ?? []).map { "\($0["published"] ?? "")->\($0["target"] ?? "")" }
+        #expect(published == ["8080->8080"])
+        let gatewayCheck = (gateway["healthcheck"] as? [String: Any])?["test"] as? [String] ?? []
+        #expect(gatewayCheck.contains("http://127.0.0.1:8080/readyz"))
+        let after = gateway["depends_on"] as? [String: [String: Any]] ?? [:]
+        #expect(after["kafka"]?["condition"] as? String == "service_healthy")
+        #expect(after["topics"]?["condition"] as? String == "service_completed_successfully")
         let kafka = try #require(services["kafka"])
         #expect((kafka["environment"] as? [String: Any])?["KAFKA_LOG_DIRS"] as? String == "/var/lib/kafka/data")
     }
@@ -52,8 +61,19 @@ import Testing
             let kinds = Set(documents.compactMap { $0["kind"]?.text })
             #expect(kinds.isSuperset(of: ["ConfigMap", "Deployment", "Service", "PodDisruptionBudget"]), "\(folder)")
             #expect(kinds.contains("ScaledObject") == keda && kinds.contains("TriggerAuthentication") == keda, "\(folder)")
-            let deployment = try #require(documents.first { $0["kind"]?.text == "Deployment" })
+            let deployment = try #require(documents.first { $0["kind"]?.text == "Deployment" && $0["metadata", "name"]?.text == "shipquote" })
             #expect((deployment["spec", "replicas"] == nil) == keda, "\(folder): replicas only without KEDA")
+            // The gateway in both: KEDA scales the workers on the group's lag, never the gateway.
+            let gateway = try #require(documents.first { $0["kind"]?.text == "Deployment" && $0["metadata", "name"]?.text == "shipquote-gateway" },
+                                       "\(folder)")
+            #expect(gateway["spec", "replicas"] != nil, "\(folder)")
+            let container = try #require(gateway["spec", "template", "spec", "containers"]?.items.first)
+            #expect(container["readinessProbe", "httpGet", "path"]?.text == "/readyz", "\(folder)")
+            #expect(container["livenessProbe", "httpGet", "path"]?.text == "/healthz", "\(folder)")
+            #expect(container["ports"]?.items.first?["containerPort"]?.text == "8080", "\(folder)")
+            let service = try #require(documents.first { $0["kind"]?.text == "Service" && $0["metadata", "name"]?.text == "shipquote-gateway" },
+                                       "\(folder)")
+            #expect(service["spec", "ports"]?.items.first?["port"]?.text == "8080", "\(folder)")
 
             guard let validate = ExternalTool.kubernetesValidate else { continue }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("shipquote-\(UUID().uuidString).yaml")
@@ -76,7 +96,7 @@ import Testing
         let files = (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix("kustomization.yaml") && !$0.hasSuffix("keda-scaledobject.yaml") }
             .sorted().map { "deploy/kubernetes/\($0)" }
-        #expect(files.count == 5)
+        #expect(files.count == 8)
         let result = try ExternalTool.run(try #require(ExternalTool.kubernetesValidate), ["--strict"] + files)
         #expect(result.status == 0, "kubernetes-validate:\n\(result.output)")
         let lines = result.output.split(separator: "\n")

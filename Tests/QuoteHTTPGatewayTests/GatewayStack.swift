@@ -17,6 +17,8 @@ final class GatewayStack: @unchecked Sendable {
     let gateway: QuoteGateway
     let http: QuoteHTTPGateway
     let logBook = LogBook()
+    /// Given to every curl call of the stack's own (`--cacert` for HTTPS).
+    let curlOptions: [String]
     private let worker: Worker?
     private let workerDone = DispatchSemaphore(value: 0)
 
@@ -25,7 +27,8 @@ final class GatewayStack: @unchecked Sendable {
             .appendingPathComponent("examples/rules/us-acme.yaml").path
     }()
 
-    init(worker withWorker: Bool, configure: (inout QuoteHTTPGateway.Configuration) -> Void = { _ in }) async throws {
+    init(worker withWorker: Bool, curlOptions: [String] = [], configure: (inout QuoteHTTPGateway.Configuration) -> Void = { _ in }) async throws {
+        self.curlOptions = curlOptions
         cluster = try EmbeddedKafkaCluster(brokers: 1, topics: TopicLayout.specs(.defaults, partitions: 4))
         kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
         if withWorker {
@@ -64,12 +67,12 @@ final class GatewayStack: @unchecked Sendable {
         var attempt = 0
         while Date() < deadline {
             attempt += 1
-            let result = try await Curl.call(url(session: "warm-up-\(attempt)"), body: Bodies.quote())
+            let result = try await Curl.call(url(session: "warm-up-\(attempt)"), body: Bodies.quote(), options: curlOptions)
             if result.status == 200 { return }
         }
     }
 
-    var base: String { "http://127.0.0.1:\(http.address.port)" }
+    var base: String { "\(http.scheme)://127.0.0.1:\(http.address.port)" }
 
     func url(session: String) -> String { "\(base)/v1/sessions/\(session)/quote" }
 
@@ -135,7 +138,8 @@ enum Curl {
     }
 
     /// Runs curl without holding a thread of Swift's cooperative pool while it runs.
-    static func call(_ url: String, method: String = "POST", body: [UInt8]? = nil, headers: [String: String] = [:]) async throws -> CurlResult {
+    static func call(_ url: String, method: String = "POST", body: [UInt8]? = nil, headers: [String: String] = [:],
+                     options: [String] = []) async throws -> CurlResult {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("httpgw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -146,6 +150,7 @@ enum Curl {
             args += ["-H", "Content-Type: application/json", "--data-binary", "@" + dir.appendingPathComponent("request").path]
         }
         for (name, value) in headers { args += ["-H", "\(name): \(value)"] }
+        args += options
         args.append(url)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/curl")

@@ -14,10 +14,11 @@ enum Binary {
     static var exampleRules: String { repository.appendingPathComponent("examples/rules/us-acme.yaml").path }
 
     /// Starts the binary; output goes to pipes the caller reads.
-    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = repository
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -27,8 +28,9 @@ enum Binary {
     }
 
     /// Runs the binary to its end, or kills it after `timeout` seconds.
-    static func run(_ arguments: [String], timeout: TimeInterval) throws -> (status: Int32, stdout: String, stderr: String) {
-        let (process, out, err) = try start(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:],
+                    timeout: TimeInterval) throws -> (status: Int32, stdout: String, stderr: String) {
+        let (process, out, err) = try start(arguments, environment: environment)
         let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

@@ -47,7 +47,7 @@ public struct LayeredSettings: Sendable {
         var effective: [(key: String, value: String, source: SettingSource)] = []
         for setting in list {
             guard let chosen = settings[setting.name] else { continue }
-            effective.append((setting.name, chosen.value, chosen.source))
+            effective.append((setting.name, setting.isSecret ? "[redacted]" : chosen.value, chosen.source))
         }
         for key in kafka.keys.sorted() {
             let chosen = kafka[key]!

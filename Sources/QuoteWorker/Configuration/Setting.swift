@@ -9,15 +9,18 @@ public struct Setting: Sendable, Hashable {
     public let help: String
     /// Shown by `--help` and used when no source sets it; nil: unset.
     public let defaultValue: String?
+    /// `--print-config` shows `[redacted]` instead of the value (a password).
+    public let isSecret: Bool
 
     public var flag: String { "--\(name)" }
     public var environmentName: String { "SHIPQUOTE_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
 
-    public init(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) {
+    public init(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil, secret: Bool = false) {
         self.name = name
         self.placeholder = placeholder
         self.help = help
         self.defaultValue = defaultValue
+        self.isSecret = secret
     }
 
     public static let config = Setting("config", "FILE", "config file of key=value lines (settings, and kafka.<property>)")

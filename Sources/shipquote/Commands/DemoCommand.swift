@@ -1,8 +1,10 @@
 import Foundation
 import Kafka
 import KafkaTesting
+import MetricsHTTP
 import QuoteContract
 import QuoteGateway
+import QuoteHTTPGateway
 import QuoteWorker
 import ShippingRules
 
@@ -14,7 +16,10 @@ enum DemoCommand {
     Starts an embedded Kafka, a worker with the example US rules, and plays a checkout: the sheet
     opens, the address changes, changes again before its answer (that answer is dropped as stale),
     an address the merchant cannot serve, a malformed event (dead letter + rejected reply), and a
-    last good address. Prints each event and its reply. Needs no running services.
+    last good address. Prints each event and its reply. Then plays the checkout again over HTTP, as
+    a merchant's backend would: `shipquote gateway` in-process on 127.0.0.1, one curl-like POST per
+    step with the status and body it got (204 keep, 200 update, 409 superseded, 400 refused).
+    Needs no running services.
     """
 
     static func run(_ args: [String]) throws {
@@ -74,6 +79,7 @@ enum DemoCommand {
                       note: "a last address, with express selected on the sheet")
 
         try play.showDeadLetter(kafka: kafka, topic: topics.deadLetters)
+        try playOverHTTP(kafka: kafka, topics: topics, logger: logger)
         gateway.close()
         worker.stop()
         workerDone.wait()
@@ -84,6 +90,40 @@ enum DemoCommand {
                     "; drops " + (m.drops.isEmpty ? "none" : m.drops.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")) +
                     "; dead letters \(m.deadLetters)")
         Output.line("Demo finished.")
+    }
+
+    /// The same checkout through the HTTP gateway, on a session of its own (the worker already holds
+    /// the first one's sequences), over the same broker and worker.
+    static func playOverHTTP(kafka: KafkaConfiguration, topics: Topics, logger: Logger) throws {
+        let gateway = QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged, repliesTopic: topics.quoteReplies),
+                                   log: logger.kafkaLogSink, onClientError: logger.kafkaClientError)
+        var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
+        configuration.defaultTimeout = .seconds(15)
+        let http = try QuoteHTTPGateway(configuration: configuration, gateway: gateway)
+        try Blocking.run { () async throws(GatewayError) in try await http.start() }.get()
+        defer {
+            _ = Blocking.run { () async -> Void in await http.drain(grace: .seconds(1)) }
+            gateway.close()
+        }
+        let checkout = DemoCheckout()
+        let play = DemoHTTPPlay(port: http.address.port, sessionID: checkout.sessionID)
+        Output.line()
+        Output.line("The same checkout over HTTP, as a merchant's backend calls it: shipquote gateway on 127.0.0.1:\(http.address.port)")
+        Output.line("Checkout session \(checkout.sessionID) (the same cart)")
+        Output.line()
+        play.step(checkout.event(1, .sheetOpened, PartialAddress(city: "Cupertino", state: "CA", postalCode: "95014", countryCode: "US")),
+                  note: "the sheet opens with the customer's default address")
+        play.step(checkout.event(2, .addressChanged, PartialAddress(city: "San Francisco", state: "CA", postalCode: "94107", countryCode: "US")),
+                  note: "the customer picks another address")
+        play.step(checkout.event(4, .addressChanged, PartialAddress(city: "Austin", state: "TX", postalCode: "78701", countryCode: "US")),
+                  note: "the customer changes the address twice quickly; the call for the newer one reaches the gateway first")
+        play.step(checkout.event(3, .addressChanged, PartialAddress(city: "New York", state: "NY", postalCode: "10001", countryCode: "US")),
+                  note: "the call for the address before it arrives late")
+        play.step(checkout.event(5, .addressChanged, PartialAddress(city: "Toronto", state: "ON", postalCode: "M5V", countryCode: "CA")),
+                  note: "an address the merchant does not ship to")
+        play.malformed(checkout.malformed(6), sequence: 6, note: "a broken backend sends an amount finer than a cent (25.005 USD)")
+        play.step(checkout.event(7, .addressChanged, PartialAddress(city: "Los Angeles", state: "CA", postalCode: "90012", countryCode: "US"), selected: "express"),
+                  note: "a last address, with express selected on the sheet")
     }
 
     /// The example rules, found from the working directory or next to this source tree.

@@ -31,7 +31,8 @@ enum GatewayCommand {
         }
         let settings: GatewaySettings
         do {
-            settings = try GatewaySettings(RunFlags.sources(a, environment: ProcessInfo.processInfo.environment, settings: GatewaySetting.all))
+            settings = try GatewaySettings(RunFlags.sources(a, environment: GatewaySetting.environment(ProcessInfo.processInfo.environment),
+                                                            settings: GatewaySetting.all))
         } catch {
             fail(logger, "invalid configuration", error, ExitCode.configuration)
         }
@@ -54,9 +55,14 @@ enum GatewayCommand {
             }
         } catch {
             let code = if case .cannotListen = error { ExitCode.failure } else { ExitCode.configuration }
+            if case .tlsRefused = error {
+                fail(logger, "tls: the gateway could not start: check that tls-key-file is the private key of tls-cert-file, "
+                     + "both PEM, and tls-key-password if the key is encrypted", error, code)
+            }
             fail(logger, "listen: the gateway could not start", error, code)
         }
-        logger.info("serving /metrics, /healthz, /readyz and the quote API", ["listen": .text(http.address.description)])
+        logger.info("serving /metrics, /healthz, /readyz and the quote API",
+                    ["listen": .text(http.address.description), "scheme": .text(settings.http.tls == nil ? "http" : "https")])
         if case .failure(let error) = Blocking.run({ () async throws(GatewayError) in try await http.start() }) {
             fail(logger, "kafka: the gateway's clients could not start", error, ExitCode.configuration)
         }

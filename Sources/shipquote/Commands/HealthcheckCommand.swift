@@ -9,8 +9,9 @@ enum HealthcheckCommand {
 
     GETs the URL over plain HTTP/1.1 and exits 0 when it answers 200, 1 otherwise (another status,
     nothing listening, no answer within --timeout, default 3 s). Only 127.0.0.1 and localhost: it
-    checks the worker in its own container or pod, as Docker's HEALTHCHECK and compose's
-    healthcheck run it (`shipquote run --metrics-listen` serves /healthz and /readyz).
+    checks the worker or the gateway in its own container or pod, as Docker's HEALTHCHECK and
+    compose's healthcheck run it (`shipquote run --metrics-listen` and `shipquote gateway --listen`
+    serve /healthz and /readyz; a gateway serving HTTPS is probed by the orchestrator instead).
     """
 
     static let defaultURL = "http://127.0.0.1:9464/healthz"
