@@ -45,6 +45,12 @@ enum FinalCall {
         return .success(JSONObject(members))
     }
 
+    /// A `/quote` body is a sheet's call: the final check has its own route, body and answer.
+    static func quoteBody(_ body: JSONObject) -> Result<JSONObject, GatewayResponse> {
+        guard body["trigger"] == .string(trigger) else { return .success(body) }
+        return .failure(QuoteCall.badRequest("invalid_field", field: "trigger", "\(trigger) is the final check: POST /v1/sessions/{session_id}/final"))
+    }
+
     /// The body's `shown_total`, in the event's currency, read exactly as an event's amounts are.
     static func shownTotal(_ body: JSONObject, currency: Currency) -> Result<Money, GatewayResponse> {
         ContractAmount.read(body, "shown_total", currency: currency).mapError { rejection in

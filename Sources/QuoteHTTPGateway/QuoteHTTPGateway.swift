@@ -178,7 +178,7 @@ public final class QuoteHTTPGateway: Sendable {
         case .failure(let refused): return .now(refused)
         }
         let body: JSONObject
-        switch route == .final ? FinalCall.eventBody(given) : .success(given) {
+        switch route == .final ? FinalCall.eventBody(given) : FinalCall.quoteBody(given) {
         case .success(let object): body = object
         case .failure(let refused): return .now(refused)
         }

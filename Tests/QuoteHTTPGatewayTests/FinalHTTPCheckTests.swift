@@ -155,6 +155,11 @@ import Testing
         let ownTrigger = good.replacingOccurrences(of: #""currency":"USD","#, with: #""currency":"USD","trigger":"payment_authorized","#)
         #expect(try await Curl.call(url, body: Array(ownTrigger.utf8), headers: ["Request-Timeout": "0.2"]).status == 504)
         #expect(stack.http.metrics.render().contains("shipquote_gateway_requests_total{route=\"final\",status=\"400\"} 6"))
+
+        // The final check is /final's: /quote refuses its trigger and points there.
+        let onQuote = try await Curl.call(stack.url(session: "s-bad-final"), body: Bodies.quote(trigger: "payment_authorized"))
+        #expect(onQuote.status == 400)
+        #expect(onQuote.text == #"{"error":"invalid_field","field":"trigger","message":"payment_authorized is the final check: POST /v1/sessions/{session_id}/final"}"#)
     }
 
     @Test func anOvertakenFinalCheckIsSupersededAndALateOneTimesOut() async throws {
