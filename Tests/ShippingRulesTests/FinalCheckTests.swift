@@ -56,6 +56,24 @@ struct FinalCheckTests {
         #expect(sameDistrict.summaryItems.lines.last == "total ACME Inc. 53.26")
     }
 
+    @Test func aFullUKPostcodeMeetsWhatItsOutwardCodeCannot() throws {
+        let rules = try Fixture.rules("""
+            tax: { layers: [{ id: vat, label: VAT, zone: { country: GB }, rate: 20%, shipping: follow_goods },
+                            { id: palace, label: Palace levy, zone: { country: GB, postal_codes: ["SW1A 1*"] }, rate: 1%, shipping: taxable }] }
+            shipping_methods:
+              - { id: courier, label: Courier, price: 6.00 }
+            """, head: "version: 1\npayee: Shop\ncurrencies: [GBP]\n")
+        func total(_ postcode: String, _ trigger: QuoteTrigger) throws -> String? {
+            let request = QuoteRequest(trigger: trigger, currency: .gbp, address: PartialAddress(postalCode: postcode, countryCode: "GB"),
+                                       cart: Cart(items: [CartItem(id: "a", label: "A", quantity: 1, unitAmount: try Money(parsing: "40.00", currency: .gbp))]),
+                                       selectedShippingMethodID: "courier", now: Fixture.instant("2026-10-10T12:00:00Z"))
+            return rules.quote(request).update?.summaryItems.last?.amount.decimalString
+        }
+        #expect(try total("SW1A", .addressChanged) == "55.20")            // (40.00 + 6.00) × 1.20
+        #expect(try total("SW1A 1AA", .paymentAuthorized) == "55.66")     // and 1 % of 46.00
+        #expect(try total("SW1A 2AA", .paymentAuthorized) == "55.20")
+    }
+
     @Test func aMethodNoLongerOfferedIsRefusedNeverReplaced() throws {
         let sheet = try #require(Self.district.quote(Fixture.request(address: Self.address("95014"), selected: "courier")).update)
         #expect(sheet.shippingMethods.map(\.id) == ["courier", "standard"])
