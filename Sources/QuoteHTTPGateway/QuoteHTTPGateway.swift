@@ -151,10 +151,12 @@ public final class QuoteHTTPGateway: Sendable {
     /// `/v1/sessions/{session_id}/quote` or `/final` → the session id (not yet validated: the
     /// contract's decoder does) and which call.
     private func sessionCall(in path: String) -> (session: String, route: SessionRoute)? {
-        guard path.hasPrefix(Self.sessionPrefix), let slash = path.lastIndex(of: "/"),
-              let route = SessionRoute(rawValue: String(path[path.index(after: slash)...])) else { return nil }
-        let id = path[path.index(path.startIndex, offsetBy: Self.sessionPrefix.count)..<slash]
-        return id.isEmpty || id.contains("/") ? nil : (String(id), route)
+        guard path.hasPrefix(Self.sessionPrefix), let slash = path.lastIndex(of: "/") else { return nil }
+        let start = path.index(path.startIndex, offsetBy: Self.sessionPrefix.count)
+        // `/v1/sessions/quote` has no session: its last slash ends the prefix.
+        guard slash > start, let route = SessionRoute(rawValue: String(path[path.index(after: slash)...])) else { return nil }
+        let id = path[start..<slash]
+        return id.contains("/") ? nil : (String(id), route)
     }
 
     /// A `/quote` call, or a `/final` one: the same path to Kafka and back, another body and answer.

@@ -156,6 +156,12 @@ import Testing
         #expect(try await Curl.call(url, body: Array(ownTrigger.utf8), headers: ["Request-Timeout": "0.2"]).status == 504)
         #expect(stack.http.metrics.render().contains("shipquote_gateway_requests_total{route=\"final\",status=\"400\"} 6"))
 
+        // Paths near the two routes are no session's.
+        for path in ["/v1/sessions/final", "/v1/sessions//final", "/v1/sessions/quote", "/v1/sessions/a/b/final", "/v1/sessions/a/finals"] {
+            let missing = try await Curl.call(stack.base + path, body: Array(good.utf8))
+            #expect(missing.status == 404, "\(path): \(missing.status)")
+        }
+
         // The final check is /final's: /quote refuses its trigger and points there.
         let onQuote = try await Curl.call(stack.url(session: "s-bad-final"), body: Bodies.quote(trigger: "payment_authorized"))
         #expect(onQuote.status == 400)
