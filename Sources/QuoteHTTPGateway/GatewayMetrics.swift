@@ -57,7 +57,7 @@ public final class GatewayMetrics: Sendable {
         }
         out += "# HELP shipquote_gateway_in_flight Quote calls waiting for their reply.\n# TYPE shipquote_gateway_in_flight gauge\n"
         out += "shipquote_gateway_in_flight \(s.inFlight)\n"
-        out += "# HELP shipquote_gateway_quote_duration_seconds Time from a quote call's body to its answer.\n"
+        out += "# HELP shipquote_gateway_quote_duration_seconds Time from a /quote or /final call's body to its answer.\n"
         out += "# TYPE shipquote_gateway_quote_duration_seconds histogram\n"
         for (i, bound) in Self.latencyBuckets.enumerated() {
             out += "shipquote_gateway_quote_duration_seconds_bucket{le=\"\(bound)\"} \(s.bucketCounts[i])\n"

@@ -2,10 +2,12 @@ import Foundation
 import MetricsHTTP
 import QuoteContract
 import QuoteGateway
+import ShippingRules
 import Synchronization
 
 /// `shipquote gateway`'s HTTP service: `POST /v1/sessions/{session_id}/quote` for a merchant's
-/// backend, answered through a `QuoteGateway`, plus `/metrics`, `/healthz` and `/readyz`.
+/// backend and `POST /v1/sessions/{session_id}/final` for its check at authorization, answered
+/// through a `QuoteGateway`, plus `/metrics`, `/healthz` and `/readyz`.
 /// docs/openapi.yaml describes the API; the README's "HTTP gateway" section the operations.
 public final class QuoteHTTPGateway: Sendable {
     public struct Configuration: Sendable {
@@ -40,7 +42,10 @@ public final class QuoteHTTPGateway: Sendable {
     public typealias LogSink = @Sendable (_ level: String, _ message: String, _ fields: [String: LogValue]) -> Void
 
     static let sessionPrefix = "/v1/sessions/"
-    static let quoteSuffix = "/quote"
+    /// The calls under `/v1/sessions/{session_id}/`, by their last path segment (and metrics route label).
+    enum SessionRoute: String {
+        case quote, final
+    }
 
     public let metrics = GatewayMetrics()
     private let configuration: Configuration
@@ -114,7 +119,7 @@ public final class QuoteHTTPGateway: Sendable {
     private func routeName(_ path: String) -> String {
         switch path {
         case "/metrics", "/healthz", "/readyz": return path
-        default: return sessionID(in: path) != nil ? "quote" : "other"
+        default: return sessionCall(in: path)?.route.rawValue ?? "other"
         }
     }
 
@@ -129,15 +134,16 @@ public final class QuoteHTTPGateway: Sendable {
         case "/metrics":
             return .now(onlyGet(request) ?? .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8"))
         default:
-            guard let session = sessionID(in: request.path) else {
-                return .now(QuoteCall.badRequest("not_found", field: nil, "no such route; POST /v1/sessions/{session_id}/quote").with(status: 404))
+            guard let (session, route) = sessionCall(in: request.path) else {
+                return .now(QuoteCall.badRequest("not_found", field: nil,
+                                                 "no such route; POST /v1/sessions/{session_id}/quote or /final").with(status: 404))
             }
             guard request.method == "POST" else {
                 var refused = QuoteCall.badRequest("method_not_allowed", field: nil, "only POST is served here").with(status: 405)
                 refused.headers.append(("Allow", "POST"))
                 return .now(refused)
             }
-            return quote(request, session: session)
+            return quote(request, session: session, route: route)
         }
     }
 
@@ -148,15 +154,19 @@ public final class QuoteHTTPGateway: Sendable {
         return refused
     }
 
-    /// `/v1/sessions/{session_id}/quote` → the session id (not yet validated: the contract's decoder does).
-    private func sessionID(in path: String) -> String? {
-        guard path.hasPrefix(Self.sessionPrefix), path.hasSuffix(Self.quoteSuffix),
-              path.count > Self.sessionPrefix.count + Self.quoteSuffix.count else { return nil }
-        let id = path.dropFirst(Self.sessionPrefix.count).dropLast(Self.quoteSuffix.count)
-        return id.contains("/") ? nil : String(id)
+    /// `/v1/sessions/{session_id}/quote` or `/final` → the session id (not yet validated: the
+    /// contract's decoder does) and which call.
+    private func sessionCall(in path: String) -> (session: String, route: SessionRoute)? {
+        guard path.hasPrefix(Self.sessionPrefix), let slash = path.lastIndex(of: "/") else { return nil }
+        let start = path.index(path.startIndex, offsetBy: Self.sessionPrefix.count)
+        // `/v1/sessions/quote` has no session: its last slash ends the prefix.
+        guard slash > start, let route = SessionRoute(rawValue: String(path[path.index(after: slash)...])) else { return nil }
+        let id = path[start..<slash]
+        return id.contains("/") ? nil : (String(id), route)
     }
 
-    private func quote(_ request: GatewayRequest, session: String) -> GatewayDaemon.Routed {
+    /// A `/quote` call, or a `/final` one: the same path to Kafka and back, another body and answer.
+    private func quote(_ request: GatewayRequest, session: String, route: SessionRoute) -> GatewayDaemon.Routed {
         if request.bodyTooLarge {
             return .now(QuoteCall.badRequest("too_large", field: nil, "the body is larger than \(configuration.maxBodyBytes) bytes").with(status: 413))
         }
@@ -170,19 +180,31 @@ public final class QuoteHTTPGateway: Sendable {
         case .success(let wait): timeout = wait
         case .failure(let refused): return .now(refused)
         }
-        let body: JSONObject
+        let given: JSONObject
         switch QuoteCall.readBody(request.body, maxBytes: configuration.maxBodyBytes) {
+        case .success(let object): given = object
+        case .failure(let refused): return .now(refused)
+        }
+        let body: JSONObject
+        switch route == .final ? FinalCall.eventBody(given) : FinalCall.quoteBody(given) {
         case .success(let object): body = object
         case .failure(let refused): return .now(refused)
         }
         let now = Date()
-        let given = QuoteCall.givenSequence(body)
-        let assigned: Int64? = if case .some(.none) = given { reserve(session) } else { nil }
-        let sequence: Int64? = if case .some(.some(let number)) = given { number } else { assigned }
+        let givenSequence = QuoteCall.givenSequence(body)
+        let assigned: Int64? = if case .some(.none) = givenSequence { reserve(session) } else { nil }
+        let sequence: Int64? = if case .some(.some(let number)) = givenSequence { number } else { assigned }
         let event: AddressChangeEvent
         switch QuoteCall.event(body: body, sessionID: session, sequence: sequence, now: now,
                                replyBy: now.addingTimeInterval(timeout.seconds)) {
         case .success(let made): event = made
+        case .failure(let refused):
+            if let assigned { release(session, assigned) }
+            return .now(refused)
+        }
+        let shown: Money?
+        switch route == .final ? FinalCall.shownTotal(given, currency: event.currency).map(Optional.some) : .success(nil) {
+        case .success(let amount): shown = amount
         case .failure(let refused):
             if let assigned { release(session, assigned) }
             return .now(refused)
@@ -201,16 +223,19 @@ public final class QuoteHTTPGateway: Sendable {
             let began = ContinuousClock.now
             Task {
                 let response: GatewayResponse
-                do throws(GatewayError) { response = QuoteCall.response(try await gateway.quote(event, traceparent: traceparent)) } catch {
+                do throws(GatewayError) {
+                    let answer = try await gateway.quote(event, traceparent: traceparent)
+                    response = shown.map { FinalCall.response(answer, shown: $0) } ?? QuoteCall.response(answer)
+                } catch {
                     response = QuoteCall.failure(error)
                 }
                 if let assigned { release(session, assigned) }
                 let seconds = (ContinuousClock.now - began).seconds
                 metrics.quoteFinished(seconds: seconds, status: response.status)
-                metrics.request(route: "quote", status: response.status)
+                metrics.request(route: route.rawValue, status: response.status)
                 metrics.leave()
                 pending.withLock { _ = $0.removeValue(forKey: id) }
-                log("info", "quote", ["session_id": .text(session), "sequence": .int(event.sequence), "status": .int(Int64(response.status)),
+                log("info", route.rawValue, ["session_id": .text(session), "sequence": .int(event.sequence), "status": .int(Int64(response.status)),
                                       "duration_ms": .int(Int64(seconds * 1000))])
                 call.answer(response)
             }

@@ -32,4 +32,11 @@ import Testing
         let actions = operations.keys.compactMap { operations[$0, "action"]?.text }
         #expect(actions.contains("receive") && actions.contains("send"))
     }
+
+    @Test func theDeadLetterCodesAreTheRejectionCodesAndTheVersionIsTheContracts() throws {
+        let doc = try YAMLNode.load(try Repository.text("docs/asyncapi.yaml"))
+        let codes = doc["components", "messages", "deadLetter", "headers", "properties", "error-code", "enum"]?.items.compactMap(\.text)
+        #expect(codes == RejectionCode.allCases.map(\.rawValue))
+        #expect(doc["info", "version"]?.text == "1.1.0")
+    }
 }

@@ -53,6 +53,23 @@ enum ContractDocument {
         #expect(try ContractDocument.names(under: "Dead letters") == RejectionCode.allCases.map(\.rawValue))
     }
 
+    /// Version 1.1: the title, the trigger values the decoder names, the final check's error code,
+    /// and the message a 1.0 worker gives (quoted under Versioning) is the one 1.0 had.
+    @Test func theMinorVersionAndItsAdditionsAreDocumented() throws {
+        let text = try ContractDocument.text()
+        #expect(text.hasPrefix("# ShipQuote wire contract, version 1.1\n"))
+        let trigger = try #require(ContractDocument.table(under: "Address-change event").first { $0[0] == "`trigger`" })
+        for name in ["sheet_opened", "address_changed", "payment_authorized", "unsupported_trigger"] {
+            #expect(trigger[1].contains("`\(name)`"), "\(name)")
+        }
+        #expect(QuoteTrigger(rawValue: "payment_authorized") == .paymentAuthorized)
+        #expect(text.contains("`\(ShippingError.shippingMethodUnavailable)`"))
+        #expect(text.contains("deploy 1.1 workers before gateways send\n  `payment_authorized`"))
+        #expect(text.contains("(`trigger must be sheet_opened or address_changed`)"))
+        let schema = try Repository.text("docs/schemas/address-change-event.schema.json")
+        #expect(schema.contains(#""trigger": { "enum": ["sheet_opened", "address_changed", "payment_authorized"]"#))
+    }
+
     @Test func theDropReasonsAreTheWorkers() throws {
         #expect(try Set(ContractDocument.names(under: "Sequence rules")) == Set(DropReason.allCases.map(\.rawValue)))
     }
@@ -112,13 +129,14 @@ enum ContractDocument {
         #expect(try Repository.text("README.md").contains("`\(KeyPartitioning.property)=\(KeyPartitioning.librdkafkaName)`"))
     }
 
-    /// The json blocks: the example event, a reply the encoder writes, and a state record.
+    /// The json blocks: the example event, a reply the encoder writes, a final-check event and a state record.
     @Test func theExamplesAreWhatTheCodeWrites() throws {
         let blocks = try ContractDocument.jsonBlocks()
-        try #require(blocks.count == 3)
+        try #require(blocks.count == 4)
         #expect(try JSONReader().read(blocks[1]) == JSONReader().read(Repository.bytes("examples/replies/rejected.json")))
-        let state = try #require(SessionState.decode(Array(blocks[2].trimmingCharacters(in: .whitespacesAndNewlines).utf8)))
-        #expect(String(decoding: state.encode(), as: UTF8.self) == blocks[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(try JSONReader().read(blocks[2]) == JSONReader().read(Repository.bytes("examples/events/payment-authorized-zip4.json")))
+        let state = try #require(SessionState.decode(Array(blocks[3].trimmingCharacters(in: .whitespacesAndNewlines).utf8)))
+        #expect(String(decoding: state.encode(), as: UTF8.self) == blocks[3].trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(state == SessionState(sequence: 7, sourceOffset: 1234, lastSeenMs: 1_760_097_600_123))
     }
 

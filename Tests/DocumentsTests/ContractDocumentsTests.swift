@@ -107,6 +107,37 @@ import Testing
         #expect(Self.replySchema.validate(try JSONReader().read(reply.replacingOccurrences(of: "\"version\":1,", with: "\"version\":1,\"extra\":true,"))) != [])
     }
 
+    /// Contract 1.1: the final-check example is valid and decodes; the schema, like the decoder,
+    /// refuses a payment_authorized event without a selected method, and requires none otherwise.
+    @Test func theFinalCheckEventNeedsItsSelectedMethod() throws {
+        let example = try Repository.text("examples/events/payment-authorized-zip4.json")
+        let event = try AddressChangeEvent.decode(unkeyed: Array(example.utf8)).get()
+        #expect(event.trigger == .paymentAuthorized && event.selectedShippingMethodID == "standard")
+        #expect(event.shippingAddress.postalCode == "95014-2083")
+        let rules = try RuleLibrary.load(path: Repository.url("examples/rules/us-acme.yaml").path)
+        guard case .update(let update) = rules.quote(event.quoteRequest(now: event.occurredAt)) else {
+            Issue.record("the example's final check is not an update"); return
+        }
+        #expect(update.shippingMethods.map(\.id) == ["standard"])
+        #expect(update.summaryItems.last?.amount.decimalString == "53.94")
+
+        for without in [example.replacingOccurrences(of: "\"selected_shipping_method_id\": \"standard\",", with: ""),
+                        example.replacingOccurrences(of: "\"selected_shipping_method_id\": \"standard\"", with: "\"selected_shipping_method_id\": null")] {
+            #expect(without != example)
+            #expect(!Self.eventSchema.validate(try JSONReader().read(without)).isEmpty)
+            #expect(throws: EventRejection.self) { try AddressChangeEvent.decode(unkeyed: Array(without.utf8)).get() }
+            let changed = without.replacingOccurrences(of: "\"payment_authorized\"", with: "\"address_changed\"")
+            #expect(Self.eventSchema.validate(try JSONReader().read(changed)) == [])
+        }
+        let unknown = example.replacingOccurrences(of: "\"payment_authorized\"", with: "\"order_shipped\"")
+        #expect(Self.eventSchema.validate(try JSONReader().read(unknown)).contains { $0.path == "$.trigger" })
+        #expect(throws: EventRejection(code: .unsupportedTrigger, field: "trigger",
+                                       message: "trigger must be sheet_opened, address_changed or payment_authorized",
+                                       sessionID: event.sessionID, sequence: 8)) {
+            try AddressChangeEvent.decode(unkeyed: Array(unknown.utf8)).get()
+        }
+    }
+
     @Test func theValidatorRefusesKeywordsItDoesNotCheck() throws {
         let schema = try SchemaValidator(JSONReader().read(#"{"type":"object","propertyNames":{"pattern":"^a"}}"#))
         #expect(schema.validate(try JSONReader().read("{}")).map(\.message) == ["the schema uses propertyNames, which this validator does not check"])

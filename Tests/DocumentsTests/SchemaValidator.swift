@@ -3,7 +3,7 @@ import QuoteContract
 
 /// A JSON Schema (2020-12) validator for the subset our schemas use: type, enum, required,
 /// properties, additionalProperties, items, minItems/maxItems, minimum/maximum, minLength/maxLength,
-/// pattern, anyOf and `$ref` to `#/$defs/...`. A keyword outside the subset is an error, never
+/// pattern, anyOf, if/then and `$ref` to `#/$defs/...`. A keyword outside the subset is an error, never
 /// skipped, so a schema cannot quietly say more than is checked.
 ///
 /// Why not Python's jsonschema: it would make `make test` download from PyPI on a fresh machine;
@@ -14,7 +14,7 @@ struct SchemaValidator {
     static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs", "examples", "$comment"]
     static let keywords: Set<String> = ["type", "enum", "required", "properties", "additionalProperties", "items",
                                         "minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength",
-                                        "pattern", "anyOf", "$ref"]
+                                        "pattern", "anyOf", "if", "then", "$ref"]
 
     init(_ schema: JSONValue) throws {
         guard case .object(let root) = schema else { throw SchemaProblem(path: "schema", message: "must be an object") }
@@ -59,6 +59,14 @@ struct SchemaValidator {
                 return inner.isEmpty
             }
             if !anyValid { fail("matches none of anyOf") }
+        }
+        // `then` applies where `if` holds (a subschema without problems); `if` alone says nothing.
+        if let condition = s["if"] {
+            var inner: [SchemaProblem] = []
+            check(value, against: condition, at: path, into: &inner)
+            if inner.isEmpty, let then = s["then"] { check(value, against: then, at: path, into: &problems) }
+        } else if s["then"] != nil {
+            fail("then without if")
         }
         switch value {
         case .object(let object):

@@ -72,8 +72,9 @@ struct EventRejectionTests {
         BrokenRule("payment_method_type", .string(""), .invalidField),
         BrokenRule("payment_method_type", .number("4471"), .invalidField, secret: "4471"),
         BrokenRule("trigger", nil, .missingField),
-        BrokenRule("trigger", .string("Zanzibar-4471"), .invalidField, secret: "Zanzibar"),
-        BrokenRule("trigger", .string("ADDRESS_CHANGED"), .invalidField, secret: "ADDRESS"),
+        BrokenRule("trigger", .string("Zanzibar-4471"), .unsupportedTrigger, secret: "Zanzibar"),
+        BrokenRule("trigger", .string("ADDRESS_CHANGED"), .unsupportedTrigger, secret: "ADDRESS"),
+        BrokenRule("trigger", .number("4471"), .invalidField, secret: "4471"),
         // currency
         BrokenRule("currency", nil, .missingField),
         BrokenRule("currency", .string("XYZ"), .invalidField, secret: "XYZ"),
@@ -271,7 +272,7 @@ struct EventRejectionTests {
     func rejectionCodeNames() {
         #expect(RejectionCode.allCases.map(\.rawValue) == [
             "not_json", "too_large", "too_deep", "unsupported_version", "key_mismatch", "missing_field",
-            "invalid_field", "currency_mismatch", "over_limit",
+            "invalid_field", "unsupported_trigger", "currency_mismatch", "over_limit",
         ])
     }
 }

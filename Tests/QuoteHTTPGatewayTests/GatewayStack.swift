@@ -27,7 +27,8 @@ final class GatewayStack: @unchecked Sendable {
             .appendingPathComponent("examples/rules/us-acme.yaml").path
     }()
 
-    init(worker withWorker: Bool, curlOptions: [String] = [], configure: (inout QuoteHTTPGateway.Configuration) -> Void = { _ in }) async throws {
+    init(worker withWorker: Bool, rules: String = GatewayStack.rulesPath, curlOptions: [String] = [],
+         configure: (inout QuoteHTTPGateway.Configuration) -> Void = { _ in }) async throws {
         self.curlOptions = curlOptions
         cluster = try EmbeddedKafkaCluster(brokers: 1, topics: TopicLayout.specs(.defaults, partitions: 4))
         kafka = KafkaConfiguration(["bootstrap.servers": cluster.bootstrapServers, "fetch.wait.max.ms": "5"])
@@ -36,7 +37,7 @@ final class GatewayStack: @unchecked Sendable {
             config.kafka["group.id"] = "http-gateway-tests"
             config.kafka["session.timeout.ms"] = "6000"
             config.kafka["heartbeat.interval.ms"] = "500"
-            let running = try Worker(configuration: config, engine: try RuleLibrary.load(path: Self.rulesPath), logger: .silent)
+            let running = try Worker(configuration: config, engine: try RuleLibrary.load(path: rules), logger: .silent)
             worker = running
             let done = workerDone
             Thread { try? running.run(); done.signal() }.start()
@@ -76,6 +77,8 @@ final class GatewayStack: @unchecked Sendable {
 
     func url(session: String) -> String { "\(base)/v1/sessions/\(session)/quote" }
 
+    func finalURL(session: String) -> String { "\(base)/v1/sessions/\(session)/final" }
+
     func stop() async {
         await http.drain(grace: .seconds(1))
         gateway.close()
@@ -84,23 +87,43 @@ final class GatewayStack: @unchecked Sendable {
 
     /// The `update` member of the reply the worker published for a session's sequence, as JSON.
     func publishedUpdate(session: String, sequence: Int64) throws -> JSONValue? {
+        for value in try records(on: Topics.defaultQuoteReplies, until: { value in
+            (try? QuoteReply.decode(value)).map { $0.sessionID == session && $0.sequence == sequence } ?? false
+        }) {
+            guard let reply = try? QuoteReply.decode(value), reply.sessionID == session, reply.sequence == sequence,
+                  case .object(let object) = try JSONReader().read(value) else { continue }
+            return object["update"]
+        }
+        return nil
+    }
+
+    /// The values of the events the gateway produced for a session, as they lie on the input topic.
+    func producedEvents(session: String, count: Int) throws -> [[UInt8]] {
+        var found = 0
+        return try records(on: Topics.defaultAddressChanged, until: { value in
+            if (try? AddressChangeEvent.decode(unkeyed: value).get())?.sessionID == session { found += 1 }
+            return found >= count
+        }).filter { (try? AddressChangeEvent.decode(unkeyed: $0).get())?.sessionID == session }
+    }
+
+    /// Every record of `topic` from its beginning, read until `done` says so (or 10 s).
+    private func records(on topic: String, until done: ([UInt8]) -> Bool) throws -> [[UInt8]] {
         var config = kafka
         config["group.id"] = "reader-\(UUID().uuidString)"
         let reader = try KafkaConsumer(configuration: config) { _ in }
         defer { reader.close() }
-        let topic = Topics.defaultQuoteReplies
         var start: [KafkaTopicPartition: Int64] = [:]
         for p in 0..<Int32(try reader.partitionCount(topic)) { start[KafkaTopicPartition(topic, p)] = 0 }
         try reader.assign(start)
         let deadline = Date().addingTimeInterval(10)
+        var values: [[UInt8]] = []
         while Date() < deadline {
             for message in reader.poll(maxMessages: 1_000, timeoutMs: 50) {
-                guard let reply = try? QuoteReply.decode(message.value), reply.sessionID == session, reply.sequence == sequence,
-                      case .object(let object) = try JSONReader().read(message.value) else { continue }
-                return object["update"]
+                values.append(message.value)
+                if done(message.value) { return values }
             }
         }
-        return nil
+        return values
     }
 }
 
@@ -119,6 +142,23 @@ enum Bodies {
          "cart":{"items":[{"id":"sku-1","label":"T-shirt","quantity":\(quantity),
                            "unit_amount":{"currency":"\(currency)","value":"25.00"},"tax_category":"apparel","weight_grams":300}]},
          "selected_shipping_method_id":"standard"}
+        """.utf8)
+    }
+}
+
+extension Bodies {
+    /// A `/final` body: the full address with its street line (which must never reach Kafka), the
+    /// selected method and the total the sheet showed.
+    static func final(postalCode: String, selected: String = "standard", shownTotal: String, country: String = "US",
+                      state: String = "CA", currency: String = "USD", sequence: Int64? = nil) -> [UInt8] {
+        let sequenceMember = sequence.map { "\"sequence\":\($0)," } ?? ""
+        return Array("""
+        {\(sequenceMember)"merchant":"acme","payment_method_type":"APPLE_PAY","currency":"\(currency)",
+         "shipping_address":{"address_lines":["1 Infinite Loop","Building 4"],"city":"Cupertino","state":"\(state)",
+                             "postal_code":"\(postalCode)","country_code":"\(country)"},
+         "cart":{"items":[{"id":"sku-1","label":"T-shirt","quantity":2,
+                           "unit_amount":{"currency":"\(currency)","value":"25.00"},"tax_category":"apparel","weight_grams":300}]},
+         "selected_shipping_method_id":"\(selected)","shown_total":{"currency":"\(currency)","value":"\(shownTotal)"}}
         """.utf8)
     }
 }

@@ -37,4 +37,22 @@ import Testing
             #expect(text.contains("\"\(status)\":"), "docs/openapi.yaml does not describe \(status)")
         }
     }
+
+    @Test func describesTheFinalCheckAndEachOfItsAnswers() throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        let start = try #require(text.range(of: "  /v1/sessions/{session_id}/final:\n"))
+        let end = try #require(text.range(of: "\n  /metrics:", range: start.upperBound..<text.endIndex))
+        let route = text[start.upperBound..<end.lowerBound]
+        for needle in ["operationId: finalCheck", "FinalRequest", "FinalCheck", "shown_total", "address_lines", "Request-Timeout"] {
+            #expect(text.contains(needle), "docs/openapi.yaml does not mention \(needle)")
+        }
+        for status in [200, 400, 405, 409, 413, 422, 502, 503, 504] {
+            #expect(route.contains("\"\(status)\":"), "/final does not describe \(status)")
+        }
+        // The outcomes and the required members are the ones the gateway writes (FinalHTTPCheckTests reads them back).
+        #expect(text.contains("outcome: { type: string, enum: [chargeable, total_changed, method_unavailable, unserviceable] }"))
+        #expect(text.contains("required: [outcome, total, shown_total, summary_items, shipping_method, errors]"))
+        #expect(text.contains("required: [payment_method_type, currency, shipping_address, cart, selected_shipping_method_id, shown_total]"))
+        #expect(text.contains("SHIPPING_METHOD_UNAVAILABLE"))
+    }
 }

@@ -96,7 +96,7 @@ private struct EventFields {
         let paymentMethodType = try FieldText.identifier(try object.requiredString("payment_method_type"),
                                                          "payment_method_type", maxLength: Int.max)
         guard let trigger = QuoteTrigger(rawValue: try object.requiredString("trigger")) else {
-            throw FieldFailure(.invalidField, "trigger", "must be sheet_opened or address_changed")
+            throw FieldFailure(.unsupportedTrigger, "trigger", "must be sheet_opened, address_changed or payment_authorized")
         }
         let addressObject = try object.requiredObject("shipping_address")
         let address = try within("shipping_address") { () throws(FieldFailure) in try EventFields.address(addressObject) }
@@ -104,6 +104,10 @@ private struct EventFields {
         let cart = try within("cart") { () throws(FieldFailure) in try EventFields.cart(cartObject, currency: currency) }
         let selected = try object.optionalString("selected_shipping_method_id").map { (text) throws(FieldFailure) in
             try FieldText.identifier(text, "selected_shipping_method_id", maxLength: Int.max)
+        }
+        // The final check prices the customer's choice: without one there is nothing to check.
+        if trigger == .paymentAuthorized && selected == nil {
+            throw FieldFailure(.missingField, "selected_shipping_method_id", "is required when trigger is payment_authorized")
         }
         let occurredAt = try EventFields.time(try object.requiredString("occurred_at"), "occurred_at")
         let replyBy = try object.optionalString("reply_by").map { (text) throws(FieldFailure) in

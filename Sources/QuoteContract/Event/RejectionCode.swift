@@ -14,6 +14,9 @@ public enum RejectionCode: String, Sendable, Hashable, CaseIterable {
     case missingField = "missing_field"
     /// A field has the wrong type, form or value.
     case invalidField = "invalid_field"
+    /// `trigger` is text naming no trigger this version knows (contract 1.1; a later minor version
+    /// may add one, which workers deployed before it dead-letter with this code).
+    case unsupportedTrigger = "unsupported_trigger"
     /// An amount in another currency than the event's `currency`.
     case currencyMismatch = "currency_mismatch"
     /// Beyond a count or magnitude limit: 100 cart lines, 100 discounts, quantities, amounts.

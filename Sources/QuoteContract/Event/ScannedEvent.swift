@@ -107,6 +107,7 @@ struct RawEvent: Sendable {
             case 4: merchant = c.string()
             case 5: paymentMethodType = c.string()
             case 6:
+                // payment_authorized (one per checkout, with a rule of its own) is left to the full decoder.
                 guard let range = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }

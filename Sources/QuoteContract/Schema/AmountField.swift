@@ -85,9 +85,20 @@ enum AmountField {
     }
 }
 
+/// An amount outside an event read by the event's rules: for the HTTP gateway's `shown_total`.
+public enum ContractAmount {
+    /// The amount under `key` of `object`, in `currency`, as an event's amount is read (a JSON
+    /// number or a decimal string, exact, no finer than the currency); the refusal names the field.
+    public static func read(_ object: JSONObject, _ key: String, currency: Currency) -> Result<Money, EventRejection> {
+        do { return .success(try AmountField.read(object, key, currency: currency, form: .numberOrDecimalString)) } catch {
+            return .failure(EventRejection(code: error.code, field: error.field, message: error.message))
+        }
+    }
+}
+
 extension JSONWriter {
     /// `{"currency":"USD","value":"53.94"}` with exactly the currency's minor digits.
-    mutating func amount(_ money: Money) {
+    public mutating func amount(_ money: Money) {
         amountObject(code: money.currency.code, minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits)
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 
-/// Why the sheet calls: it opened with the customer's default address, or the address changed.
+/// Why a quote is asked for: the sheet opened with the customer's default address, the address
+/// changed, or the customer authorized payment and the full address is known (the final check).
 public enum QuoteTrigger: String, Sendable {
     case sheetOpened = "sheet_opened"
     case addressChanged = "address_changed"
+    /// The final check before charging: exactly the selected method, priced at the full address.
+    case paymentAuthorized = "payment_authorized"
 }
 
 /// Everything a rule set needs to quote one address. `now` is handed in by the caller, so the

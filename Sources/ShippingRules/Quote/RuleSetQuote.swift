@@ -111,6 +111,7 @@ extension RuleSet {
             return .unserviceable([noMethodsError])
         }
 
+        if request.trigger == .paymentAuthorized { return finalCheck(offered, request: request, trace: &trace) }
         // The sheet preselects the first method and applies the top-level breakdown to the selected
         // one: putting the customer's still-offered choice first keeps the two in agreement.
         if let selected = request.selectedShippingMethodID, let index = offered.firstIndex(where: { $0.id == selected }) {
@@ -137,6 +138,29 @@ extension RuleSet {
         }
         return lists.isEmpty ? [] : DestinationCalendar.merged(lists)
     }
+
+    /// At authorization the customer has chosen: the answer is that method's breakdown at the full
+    /// address, or that it is no longer offered. Never another method, which the customer did not accept.
+    private func finalCheck(_ offered: [ShippingMethod], request: QuoteRequest, trace: inout Trace) -> QuoteOutcome {
+        guard let selected = request.selectedShippingMethodID, let method = offered.first(where: { $0.id == selected }) else {
+            let id = request.selectedShippingMethodID ?? "(none)"
+            trace.add("final check: selected method \(id) is not offered at this address: \(Self.methodUnavailable.code)")
+            return .unserviceable([Self.methodUnavailable])
+        }
+        trace.add("final check: selected method \(selected) is offered")
+        let update = ShippingUpdate(summaryItems: method.summaryItems, shippingMethods: [method], errors: [])
+        let violations = UpdateCheck.violations(of: update, currency: request.currency)
+        guard violations.isEmpty else {
+            for v in violations { trace.add("update check: \(v)") }
+            return .unserviceable([ShippingError(code: "SHIPPING_UNAVAILABLE", message: noMethodsError.message)])
+        }
+        return .update(update)
+    }
+
+    /// The answer of a final check whose selected method is no longer offered at the full address.
+    public static let methodUnavailable = ShippingError(
+        code: ShippingError.shippingMethodUnavailable,
+        message: "The selected shipping method is not available for this address. Choose another method.")
 
     private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
                        layers: [TaxLayer], calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
@@ -221,7 +245,10 @@ extension MethodCondition {
         case .paymentMethodTypes(let types):
             return types.contains(request.paymentMethodType) ? nil : "not offered for \(request.paymentMethodType)"
         case .triggers(let triggers):
-            return triggers.contains(request.trigger.rawValue) ? nil : "not offered on \(request.trigger.rawValue)"
+            // The final check asks whether the method the sheet showed after the customer's address
+            // still holds, so it is judged as an address change.
+            let trigger = request.trigger == .paymentAuthorized ? QuoteTrigger.addressChanged : request.trigger
+            return triggers.contains(trigger.rawValue) ? nil : "not offered on \(request.trigger.rawValue)"
         }
     }
 

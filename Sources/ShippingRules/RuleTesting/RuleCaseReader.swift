@@ -57,7 +57,7 @@ struct RuleCaseReader {
             throw node.error(.missingKey, "missing now; give the quote's time in the case or under defaults, like now: \"2026-10-10T12:00:00Z\"")
         }
         let now = try Self.instant(nowNode)
-        let trigger = try field("trigger")?.choice(QuoteTrigger.self) ?? .addressChanged
+        let trigger = try field("trigger").map { (n) throws(RulesError) in try Self.trigger(n) } ?? .addressChanged
         let payment = try field("payment_method_type")?.nonEmptyString("a wallet like APPLE_PAY") ?? "APPLE_PAY"
         let address = try field("address").map { (n) throws(RulesError) in try Self.address(n) } ?? PartialAddress()
         let cart = try field("cart").map { (n) throws(RulesError) in try Self.cart(n, currency: currency) } ?? Cart()
@@ -116,6 +116,13 @@ struct RuleCaseReader {
         do { return try Money(value, currency: currency) } catch {
             throw node.error(.invalidValue, "expected at most \(currency.minorDigits) decimals for \(currency.code), found \(node.node.shortDescription)")
         }
+    }
+
+    /// Any trigger, the final check's too: a case may test what a rules file's `triggers` cannot name.
+    static func trigger(_ node: RulesNode) throws(RulesError) -> QuoteTrigger {
+        let names = "sheet_opened|address_changed|payment_authorized"
+        guard let trigger = QuoteTrigger(rawValue: try node.string(names)) else { throw node.expected(names) }
+        return trigger
     }
 
     static func expectation(_ node: RulesNode) throws(RulesError) -> RuleExpectation {

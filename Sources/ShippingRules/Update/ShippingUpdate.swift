@@ -54,6 +54,8 @@ public struct ShippingError: Hashable, Sendable {
     public static let stateNotSupported = "STATE_NOT_SUPPORTED"
     public static let countryNotSupported = "COUNTRY_NOT_SUPPORTED"
     public static let postalCodeInvalid = "POSTAL_CODE_INVALID"
+    /// A final check's selected method is no longer offered at the full address.
+    public static let shippingMethodUnavailable = "SHIPPING_METHOD_UNAVAILABLE"
 
     public init(code: String, message: String) {
         self.code = code

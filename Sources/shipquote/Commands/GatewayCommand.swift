@@ -14,7 +14,8 @@ enum GatewayCommand {
             row("-X key=value", "a librdkafka property (repeatable)"),
             row("--print-config", "print the effective configuration and where each value came from, secrets redacted, and exit"),
             "",
-            "POST /v1/sessions/{session_id}/quote answers with the YunoShippingUpdate for the app (docs/openapi.yaml).",
+            "POST /v1/sessions/{session_id}/quote answers with the YunoShippingUpdate for the app;",
+            "POST /v1/sessions/{session_id}/final checks the total to charge after authorization (docs/openapi.yaml).",
             "Settings are also SHIPQUOTE_<NAME> variables and keys of the --config file, as for `shipquote run`.",
             "Precedence: flags > environment > config file > defaults.",
         ]

@@ -19,7 +19,8 @@ enum RulesCommand {
                  --cart FILE               the contract event's `cart` object as JSON (or a whole event)
                  --now RFC3339             the quote's time; DEFAULTS TO THE CURRENT TIME (give it for
                                            reproducible output)
-                 --trigger address_changed|sheet_opened   (default address_changed)
+                 --trigger address_changed|sheet_opened|payment_authorized   (default address_changed;
+                                           payment_authorized: the final check of --method)
                  --method ID               the selected shipping method
                  --payment-method-type T   (default APPLE_PAY)
                  --currency CODE           (default the rules' first currency)
@@ -81,7 +82,7 @@ enum RulesCommand {
         }
         var trigger = QuoteTrigger.addressChanged
         if let text = flags.value("--trigger") {
-            guard let t = QuoteTrigger(rawValue: text) else { Output.fail("rules explain: --trigger expects address_changed or sheet_opened, got \(text)") }
+            guard let t = QuoteTrigger(rawValue: text) else { Output.fail("rules explain: --trigger expects address_changed, sheet_opened or payment_authorized, got \(text)") }
             trigger = t
         }
         let cart = try flags.value("--cart").map { try CartFile.read($0, currency: currency) } ?? Cart()

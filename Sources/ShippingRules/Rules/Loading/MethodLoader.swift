@@ -156,7 +156,8 @@ struct MethodLoader {
     }
 }
 
-/// Lets `when: {triggers: [address_changed]}` read the trigger names.
+/// Lets `when: {triggers: [address_changed]}` read the trigger names: the sheet's two. The final
+/// check is not among them, since it judges a method as the sheet's last address change did.
 extension QuoteTrigger: CaseIterable {
     public static var allCases: [QuoteTrigger] { [.sheetOpened, .addressChanged] }
 }
