@@ -35,7 +35,7 @@ extension QuoteReply {
             return count + 2
         }
         w.endObject()
-        return w.bytes
+        return w.finish()
     }
 }
 

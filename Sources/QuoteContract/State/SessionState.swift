@@ -25,7 +25,7 @@ public struct SessionState: Hashable, Sendable {
         w.field("offset", sourceOffset)
         w.field("seen_ms", lastSeenMs)
         w.endObject()
-        return w.bytes
+        return w.finish()
     }
 
     /// nil for a value this version cannot read (a reader skips it, it is not fatal: the state
