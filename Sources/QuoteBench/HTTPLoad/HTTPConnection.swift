@@ -128,7 +128,7 @@ final class HTTPConnection {
     /// `HTTP/1.1 204 No Content` → 204.
     static func status(_ head: ArraySlice<UInt8>) -> Int? {
         let line = head.prefix { $0 != 13 }
-        let parts = line.split(separator: 32, maxSplits: 2)
+        let parts = line.split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].starts(with: Array("HTTP/1.".utf8)) else { return nil }
         return BenchEvents.decimal(parts[1])
     }
