@@ -56,6 +56,8 @@ import Testing
             let latency = try #require(phase["latency_ms"] as? [String: Double])
             #expect(Set(latency.keys) == ["p50", "p90", "p99", "p999", "max", "mean"], "\(name)")
             #expect(phase["achieved_per_second"] is Double, "\(name)")
+            let slowest = try #require(phase["slowest_calls"] as? [[String: Double]], "\(name)")
+            #expect(slowest.count == 10 && slowest.allSatisfy { Set($0.keys) == ["made_at_s", "ms"] }, "\(name)")
         }
         // Bursts send a session's next address while the call before it waits: some calls are overtaken.
         #expect(superseded > 0)

@@ -54,6 +54,11 @@ public struct GatewayBenchReport {
             var notes: [String] = []
             if p.planned > p.sent { notes.append("\(p.planned - p.sent) calls not made: --duration-limit reached") }
             if p.worstLag > 0.01 { notes.append("callers fell up to \(BenchReport.ms(p.worstLag)) ms behind schedule") }
+            if let first = p.slowest.first {
+                let span = p.slowest.map(\.madeAt)
+                notes.append("10 slowest calls made between \(String(format: "%.2f", span.min()!)) and \(String(format: "%.2f", span.max()!)) s, "
+                    + "\(BenchReport.ms(p.slowest.last!.seconds))–\(BenchReport.ms(first.seconds)) ms")
+            }
             let other = p.statuses.filter { !GatewayPhaseResult.namedStatuses.contains($0.key) }.sorted { $0.key < $1.key }
             if !other.isEmpty { notes.append("other: " + other.map { "\($0.key == 0 ? "no response" : String($0.key)) \($0.value)" }.joined(separator: ", ")) }
             if let failure = p.failure { notes.append("FAILED: \(failure)") }

@@ -99,7 +99,9 @@ struct GatewayPhase {
                                   sent: outcome.calls.count, statuses: statuses, superseded: superseded,
                                   latency: LatencySummary(samples: samples), seconds: seconds,
                                   achievedRate: seconds > 0 ? Double(outcome.calls.count) / seconds : 0,
-                                  worstLag: outcome.worstLag, workerCounts: workers.counts(), failure: workers.failure)
+                                  worstLag: outcome.worstLag,
+                                  slowest: outcome.calls.sorted { $0.seconds > $1.seconds }.prefix(10).map { ($0.madeAt, $0.seconds) },
+                                  workerCounts: workers.counts(), failure: workers.failure)
     }
 
     /// `shipquote_gateway_superseded_total` as the gateway's /metrics gives it.

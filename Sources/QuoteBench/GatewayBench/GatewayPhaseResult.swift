@@ -21,6 +21,9 @@ struct GatewayPhaseResult {
     let achievedRate: Double
     /// How far a call started behind its schedule at most (fixed rates; all callers busy).
     let worstLag: Double
+    /// The ten slowest calls, slowest first: when each was made (seconds into the phase) and how
+    /// long it took. Calls made within a few milliseconds of each other show a stall of the whole path.
+    let slowest: [(madeAt: Double, seconds: Double)]
     let workerCounts: ServiceCounts
     let failure: String?
 
@@ -40,6 +43,7 @@ struct GatewayPhaseResult {
             "status_codes": Dictionary(uniqueKeysWithValues: statuses.map { (String($0.key), $0.value) }),
             "superseded": superseded, "seconds": seconds, "achieved_per_second": achievedRate.rounded(),
             "caller_worst_lag_ms": worstLag * 1000,
+            "slowest_calls": slowest.map { ["made_at_s": $0.madeAt, "ms": $0.seconds * 1000] },
             "latency_ms": ["p50": latency.p50 * 1000, "p90": latency.p90 * 1000, "p99": latency.p99 * 1000,
                            "p999": latency.p999 * 1000, "max": latency.max * 1000, "mean": latency.mean * 1000],
             "worker_outcomes": workerCounts.outcomes, "worker_drops": workerCounts.drops,

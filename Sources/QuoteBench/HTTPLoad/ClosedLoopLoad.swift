@@ -18,6 +18,8 @@ struct ClosedLoopLoad {
         /// HTTP status; 0 when no response came.
         var status: Int
         var seconds: Double
+        /// When the call was made, in seconds from the start of the load.
+        var madeAt: Double
     }
 
     struct Outcome: Sendable {
@@ -54,7 +56,7 @@ struct ClosedLoopLoad {
                         if now > due { worstLag = max(worstLag, Double(now - due) / 1e9) }
                     }
                     let status = call(index)
-                    mine.append(Call(index: index, status: status, seconds: Double(uptimeNanoseconds() - now) / 1e9))
+                    mine.append(Call(index: index, status: status, seconds: Double(uptimeNanoseconds() - now) / 1e9, madeAt: Double(now - start) / 1e9))
                 }
                 let ended = uptimeNanoseconds()
                 shared.collected.withLock { o in
