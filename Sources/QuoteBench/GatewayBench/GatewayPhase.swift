@@ -43,42 +43,17 @@ struct GatewayPhase {
         let timeout = http.defaultTimeout.components.seconds
 
         let warmups = (0..<Int32(broker.partitions * 4)).map { LoadPlan.Event(session: $0, sequence: 1) }
-        let caller: @Sendable (Bool) -> @Sendable (Int) -> (Int) -> Int
+        let caller: Callers
         var server: QuoteHTTPGateway?
         switch path {
         case .http:
             let started = try QuoteHTTPGateway(configuration: http, gateway: gateway)
             server = started
             try AsyncWait.run { () async throws(GatewayError) in try await started.start() }
-            // Request bytes made before the clock starts, as the Kafka path's events are made at call time (reply_by is then).
-            let now = Date()
-            let measured = plan.events.map { GatewayCalls.httpRequest(BenchEvents.event($0, merchant: context.merchant, occurredAt: now)) }
-            let warm = warmups.map {
-                GatewayCalls.httpRequest(BenchEvents.event($0, merchant: context.merchant, occurredAt: now, prefix: BenchEvents.warmupPrefix))
-            }
-            let port = started.address.port
-            caller = { warmUp in
-                let requests = warmUp ? warm : measured
-                return { _ in
-                    let connection = HTTPConnection(port: port, timeoutSeconds: Int(timeout) + 5)
-                    connection.connect()
-                    return { index in connection.exchange(requests[index]) }
-                }
-            }
+            caller = Self.httpCallers(port: started.address.port, timeoutSeconds: Int(timeout) + 5, plan: plan.events,
+                                      warmups: warmups, merchant: context.merchant)
         case .kafka:
-            let merchant = context.merchant
-            caller = { warmUp in
-                let events = warmUp ? warmups : plan.events
-                let prefix = warmUp ? BenchEvents.warmupPrefix : BenchEvents.sessionPrefix
-                return { _ in
-                    { index in
-                        let now = Date()
-                        let event = BenchEvents.event(events[index], merchant: merchant, occurredAt: now,
-                                                      replyBy: now.addingTimeInterval(TimeInterval(timeout)), prefix: prefix)
-                        return GatewayCalls.quote(gateway, event)
-                    }
-                }
-            }
+            caller = Self.libraryCallers(gateway, timeoutSeconds: Int(timeout), plan: plan.events, warmups: warmups, merchant: context.merchant)
         }
         defer {
             if let server { AsyncWait.run { await server.drain(grace: .seconds(2)) } }
@@ -102,6 +77,44 @@ struct GatewayPhase {
                                   worstLag: outcome.worstLag,
                                   slowest: outcome.calls.sorted { $0.seconds > $1.seconds }.prefix(10).map { ($0.madeAt, $0.seconds) },
                                   workerCounts: workers.counts(), failure: workers.failure)
+    }
+
+    /// For the warm-up (true) or the measured calls, what each caller thread calls with a request's index.
+    typealias Callers = @Sendable (_ warmUp: Bool) -> @Sendable (_ thread: Int) -> (_ index: Int) -> Int
+
+    /// A kept-alive connection per caller. The requests' bytes are made before the clock starts:
+    /// the gateway sets `occurred_at` and `reply_by` itself.
+    private static func httpCallers(port: UInt16, timeoutSeconds: Int, plan: [LoadPlan.Event], warmups: [LoadPlan.Event],
+                                    merchant: String?) -> Callers {
+        let now = Date()
+        let measured = plan.map { GatewayCalls.httpRequest(BenchEvents.event($0, merchant: merchant, occurredAt: now)) }
+        let warm = warmups.map { GatewayCalls.httpRequest(BenchEvents.event($0, merchant: merchant, occurredAt: now, prefix: BenchEvents.warmupPrefix)) }
+        return { warmUp in
+            let requests = warmUp ? warm : measured
+            return { _ in
+                let connection = HTTPConnection(port: port, timeoutSeconds: timeoutSeconds)
+                connection.connect()
+                return { index in connection.exchange(requests[index]) }
+            }
+        }
+    }
+
+    /// The library called directly; each event is made at call time, its `reply_by` the HTTP
+    /// gateway's default deadline from then, as the HTTP gateway makes it.
+    private static func libraryCallers(_ gateway: QuoteGateway, timeoutSeconds: Int, plan: [LoadPlan.Event], warmups: [LoadPlan.Event],
+                                       merchant: String?) -> Callers {
+        { warmUp in
+            let events = warmUp ? warmups : plan
+            let prefix = warmUp ? BenchEvents.warmupPrefix : BenchEvents.sessionPrefix
+            return { _ in
+                { index in
+                    let now = Date()
+                    let event = BenchEvents.event(events[index], merchant: merchant, occurredAt: now,
+                                                  replyBy: now.addingTimeInterval(TimeInterval(timeoutSeconds)), prefix: prefix)
+                    return GatewayCalls.quote(gateway, event)
+                }
+            }
+        }
     }
 
     /// `shipquote_gateway_superseded_total` as the gateway's /metrics gives it.
