@@ -2,7 +2,7 @@
 import PackageDescription
 
 // One direction of dependency: shipquote → (QuoteBench, QuoteWorker, QuoteGateway) → QuoteContract → ShippingRules;
-// QuoteBench → QuoteWorker; QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD;
+// QuoteBench → (QuoteWorker, QuoteHTTPGateway); QuoteWorker and QuoteGateway → Kafka → CRdKafka; QuoteWorker → MetricsHTTP → CMicroHTTPD;
 // QuoteHTTPGateway → (QuoteGateway, MetricsHTTP, CMicroHTTPD), never QuoteWorker.
 // KafkaTesting (the embedded mock broker) → Kafka, for shipquote, the bench and tests only.
 // ShippingRules and Kafka never meet.
@@ -36,10 +36,12 @@ let package = Package(
         .target(name: "QuoteHTTPGateway", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "MetricsHTTP", "CMicroHTTPD"]),
         // Pure parts of `shipquote bench`: percentiles, log-scale histograms, the SVG chart.
         .target(name: "Benchmarking"),
-        // `shipquote bench`: the end-to-end run (load, echo baseline, replies, report) and the
-        // benches without Kafka (stages, sessions, rules). Not a product: the executable is its one user.
+        // `shipquote bench`: the end-to-end run (load, echo baseline, replies, report), `bench gateway`
+        // (HTTP through QuoteHTTPGateway against the library alone) and the benches without Kafka
+        // (stages, sessions, rules). Not a product: the executable is its one user.
         .target(name: "QuoteBench",
-                dependencies: ["QuoteWorker", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "Benchmarking"]),
+                dependencies: ["QuoteWorker", "QuoteGateway", "QuoteHTTPGateway", "MetricsHTTP", "QuoteContract", "ShippingRules", "Kafka",
+                               "KafkaTesting", "Benchmarking"]),
         .executableTarget(name: "shipquote",
                           dependencies: ["QuoteWorker", "QuoteGateway", "QuoteHTTPGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting", "QuoteBench"]),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "KafkaTesting"]),
@@ -51,7 +53,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
-        .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "ShippingRules", "Benchmarking"]),
+        .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "QuoteGateway", "ShippingRules", "Benchmarking", "Kafka"]),
         // The documents beside the code (docs/contract.md, JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "QuoteWorker", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting"]),

@@ -20,6 +20,7 @@ usage: shipquote <command> [flags]
   bench sessions            memory per tracked session
   bench rules FILE          quotes per second for a rule set on one thread (--generated: 1,000 zones, 50 methods)
   bench takeover            how long a new owner of a partition takes before it answers
+  bench gateway             HTTP through the HTTP gateway against the gateway library alone: added p50/p99
   bench replay              a takeover's read of a 100,000-event replay range
   healthcheck               ask a worker's /healthz (for container healthchecks; the image has no curl)
 

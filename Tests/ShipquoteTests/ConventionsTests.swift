@@ -31,7 +31,7 @@ import Testing
     }
 
     static let commands = ["run", "send", "gateway", "demo", "broker", "rules check", "rules explain", "rules test", "bench [e2e]",
-                           "bench stages", "bench sessions", "bench rules", "bench takeover", "bench replay", "dlq replay", "healthcheck"]
+                           "bench stages", "bench sessions", "bench rules", "bench takeover", "bench gateway", "bench replay", "dlq replay", "healthcheck"]
 
     @Test(arguments: ["--help", "-h", "help"])
     func theTopLevelHelpListsEveryCommand(flag: String) throws {
@@ -47,7 +47,7 @@ import Testing
     static let subcommands: [[String]] = [
         ["run"], ["send"], ["gateway"], ["demo"], ["broker"], ["rules"], ["rules", "check"], ["rules", "explain"], ["rules", "test"],
         ["bench"], ["bench", "e2e"], ["bench", "stages"], ["bench", "sessions"], ["bench", "rules"],
-        ["bench", "replay"], ["bench", "takeover"], ["dlq", "replay"], ["healthcheck"],
+        ["bench", "replay"], ["bench", "takeover"], ["bench", "gateway"], ["dlq", "replay"], ["healthcheck"],
     ]
 
     /// `rules check --help` used to check a file named `--help`; now every command prints its usage.

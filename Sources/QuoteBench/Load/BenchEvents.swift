@@ -72,10 +72,16 @@ enum BenchEvents {
 
     /// The JSON of one planned event, as a gateway would produce it.
     static func encode(_ planned: LoadPlan.Event, merchant: String?, occurredAt: Date) -> [UInt8] {
+        event(planned, merchant: merchant, occurredAt: occurredAt).encode()
+    }
+
+    /// One planned event (`bench gateway` sends it through a gateway, with a deadline).
+    static func event(_ planned: LoadPlan.Event, merchant: String?, occurredAt: Date, replyBy: Date? = nil,
+                      prefix: String = sessionPrefix) -> AddressChangeEvent {
         let address = addresses[Int(planned.session &+ planned.sequence) % addresses.count]
-        return AddressChangeEvent(eventID: nil, sessionID: sessionID(planned.session), sequence: Int64(planned.sequence),
+        return AddressChangeEvent(eventID: nil, sessionID: sessionID(planned.session, prefix: prefix), sequence: Int64(planned.sequence),
                                   merchant: merchant, paymentMethodType: "APPLE_PAY",
                                   trigger: planned.sequence == 1 ? .sheetOpened : .addressChanged, currency: .usd,
-                                  shippingAddress: address, cart: cart, occurredAt: occurredAt).encode()
+                                  shippingAddress: address, cart: cart, occurredAt: occurredAt, replyBy: replyBy)
     }
 }

@@ -6,6 +6,7 @@ import ShippingRules
 /// `shipquote bench [e2e]`: end to end through Kafka against an echo baseline;
 /// `bench rules FILE|--generated [--quotes N]`: quotes per second on one thread;
 /// `bench sessions`: memory per tracked session; `bench stages`: the worker's CPU per event, stage by stage;
+/// `bench gateway`: HTTP through the HTTP gateway against the gateway library alone;
 /// `bench takeover`: how long a killed worker's partitions go unanswered; `bench echo-worker`: the
 /// echo baseline as a process (`bench --process` starts it).
 /// Flags and wiring only: the benches are QuoteBench's.
@@ -13,6 +14,7 @@ import ShippingRules
 enum BenchCommand {
     static let help = """
     usage: shipquote bench [e2e] [flags]   end to end through Kafka; `shipquote bench --help` for its flags
+           shipquote bench gateway [--rate 1000,max] [--requests 10000] [--connections 32] ...   HTTP against Kafka-only
            shipquote bench replay [--events 100000] [--sessions 1000]   a takeover's read of the replay range
            shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
@@ -35,6 +37,7 @@ enum BenchCommand {
         case "e2e": try endToEnd(rest)
         case "rules": try rules(rest)
         case "takeover": try takeover(rest)
+        case "gateway": try gateway(rest)
         case "replay": try replay(rest)
         case "echo-worker": try echoWorker(rest)
         case let first? where !first.hasPrefix("-"): Output.fail("bench: unknown benchmark \(first)\n\n\(help)")
@@ -68,6 +71,14 @@ enum BenchCommand {
         }
         // Exit 1 when the contract broke: a stale reply published, or a latest event unanswered.
         if report.contractBroken { exit(1) }
+    }
+
+    private static func gateway(_ args: [String]) throws {
+        let settings = try GatewayBenchSettings(flags: args)
+        let say: (String) -> Void = { if !settings.json { FileHandle.standardError.write(Data(("bench gateway: " + $0 + "\n").utf8)) } }
+        let report = try GatewayBench.run(settings, embeddedClients: EmbeddedClients.defaults, say: say)
+        Output.line(settings.json ? report.json : report.table)
+        if report.anyFailure { exit(1) }
     }
 
     private static func takeover(_ args: [String]) throws {
