@@ -11,8 +11,6 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let rk: OpaquePointer
     private let callbacks: ConsumerCallbacks
     private var closed = false
-    /// Whether `close` gave up waiting: the handle is then destroyed without closing it again.
-    private var closeAbandoned = false
     private let hasGroup: Bool
     private let consumerQueue: OpaquePointer?
 
@@ -52,11 +50,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     deinit {
         close()
         if let consumerQueue { rd_kafka_queue_destroy(consumerQueue) }
-        if closeAbandoned {
-            rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE)
-        } else {
-            rd_kafka_destroy(rk)
-        }
+        rd_kafka_destroy(rk)
     }
 
     /// Makes a `poll` that is waiting return at once (with what it has). Safe from any thread: the
@@ -232,31 +226,10 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func unsubscribe() { _ = rd_kafka_unsubscribe(rk) }
 
     /// Leaves the group: the rebalance handler sees the final revoke, so finished work is committed.
-    /// Bounded by `timeout`: librdkafka's own `rd_kafka_consumer_close` can wait forever when the
-    /// group coordinator never answers (seen once in the test suite, after 20 minutes), so the
-    /// close runs on a queue of its own that is served here until closed or the time is up. Returns
-    /// whether the consumer closed; if not, the handle is later destroyed without another close.
-    @discardableResult
-    public func close(timeout: Duration = .seconds(60)) -> Bool {
-        guard !closed else { return !closeAbandoned }
+    public func close() {
+        guard !closed else { return }
         closed = true
-        guard let queue = rd_kafka_queue_new(rk) else { _ = rd_kafka_consumer_close(rk); return true }
-        defer { rd_kafka_queue_destroy(queue) }
-        if let error = rd_kafka_consumer_close_queue(rk, queue) {
-            rd_kafka_error_destroy(error)
-            closeAbandoned = true
-            return false
-        }
-        let deadline = ContinuousClock.now + timeout
-        // The rebalance handler (the final revoke) is called from here, on the closing thread.
-        while rd_kafka_consumer_closed(rk) == 0 {
-            guard ContinuousClock.now < deadline else {
-                closeAbandoned = true
-                return false
-            }
-            _ = rd_kafka_queue_poll_callback(queue, 100)
-        }
-        return true
+        _ = rd_kafka_consumer_close(rk)
     }
 }
 
