@@ -44,5 +44,14 @@ public struct RulesBench {
                 "rate      \(Int(Double(quotes) / seconds)) quotes/s"]
     }
 
+    /// The ZIP table `bench rules` adds by default: about as many rows as the US has ZIP codes.
+    public static let defaultZipRows = 40_000
+
+    /// `rules` with one more tax layer, `zip-table`, whose rate is the address's ZIP's in a generated
+    /// `rows`-row table (Avalara's layout): what a merchant's ZIP table costs a quote.
+    public static func addingZipTable(to rules: RuleSet, rows: Int) throws(RulesError) -> RuleSet {
+        try rules.adding(zipRateLayer: "zip-table", csv: Array(ZipRateSample.csv(rows: rows).utf8), fileName: "generated-zip-rates-\(rows).csv")
+    }
+
     private static func pow10(_ n: Int) -> Int { (0..<n).reduce(1) { acc, _ in acc * 10 } }
 }
