@@ -21,9 +21,12 @@ public enum ZipRateSample {
         return (zips + kept).sorted()
     }
 
-    /// The combined rate of the k-th row, as a fraction with 4 decimals.
+    /// The combined rate of the k-th row in hundredths of a percent (600 is 6.00 %).
+    public static func basisPoints(row k: Int) -> Int { 600 + (k * 7_919) % 450 }
+
+    /// The combined rate of the k-th row as the CSV writes it: a fraction with 4 decimals.
     public static func rate(row k: Int) -> String {
-        let basis = 600 + (k * 7_919) % 450
+        let basis = basisPoints(row: k)
         return "0.\(String(repeating: "0", count: 4 - String(basis).count))\(basis)"
     }
 

@@ -109,9 +109,14 @@ final class WooCommerceRates: Sendable {
                               priority: priority, compound: compound, shipping: shipping, taxClass: taxClass, line: row.line))
         }
         // A compound rate is charged on the other taxes too: r × (100 + R) / 100 must stay within
-        // the 6 decimals tax arithmetic carries, whichever of the class's rates R adds up.
+        // the 6 decimals tax arithmetic carries, whichever of the class's rates that can apply with
+        // it (same or any country and state) R adds up.
         for (k, rate) in rates.enumerated() where rate.compound {
-            let widest = rates.filter { !$0.compound && $0.taxClass == rate.taxClass }.map(\.rate.scale).max() ?? 0
+            func near(_ other: Rate) -> Bool {
+                (other.country.isEmpty || rate.country.isEmpty || other.country == rate.country)
+                    && (other.state.isEmpty || rate.state.isEmpty || other.state == rate.state)
+            }
+            let widest = rates.filter { !$0.compound && $0.taxClass == rate.taxClass && near($0) }.map(\.rate.scale).max() ?? 0
             if rate.rate.scale + widest + 2 > 6 {
                 throw table.error(table.rows[k], at[4]!, "a compound rate of \(rate.rate.scale) decimals on rates of \(widest) decimals needs more "
                                   + "than 6 decimals once compounded; write rates with fewer decimals")
