@@ -74,12 +74,8 @@ extension RuleSet {
                 layers.append(layer)
             }
         }
-        if tax.hasRateTables {
-            // Rate tables say their rate (or rates, per priority) for this address, or that none applies.
-            var resolved: [TaxLayer] = []
-            for layer in layers { layer.resolve(at: address, into: &resolved, trace: &trace) }
-            layers = resolved
-        }
+        // Rate tables say their rate (or rates, per priority) for this address, or that none applies.
+        if tax.hasRateTables { TaxLayer.resolveTables(&layers, at: address, trace: &trace) }
         let calendar = warehouse.map(DeliveryCalendar.init)
         let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(holds: holds, trace: &trace)
         var shipDate: CalendarDate?

@@ -36,7 +36,8 @@ struct TaxLayer: Sendable {
 
     /// The rate for one cart line.
     func rate(category: String?, unitAmount: Money) -> ExactDecimal {
-        guard let category, let special = categories[category] else { return rate }
+        // Most layers have no categories: skip hashing the category name for them.
+        guard let category, !categories.isEmpty, let special = categories[category] else { return rate }
         if let limit = special.whenUnitBelow, unitAmount >= limit.money(in: unitAmount.currency) { return rate }
         return special.rate
     }

@@ -18,29 +18,33 @@ enum RateTable: Sendable {
 }
 
 extension TaxLayer {
-    /// Appends the layers this one stands for at the address: itself with the ZIP's rate, one layer
-    /// per WooCommerce priority that matches, or nothing when the table has no row for the address.
-    func resolve(at address: ResolvedAddress, into layers: inout [TaxLayer], trace: inout Trace) {
-        switch table {
-        case nil:
-            layers.append(self)
-        case .zipRates(let zips)?:
-            guard let rate = zips.rate(postalCode: address.postalCode) else {
-                trace.add("tax layer \(id) does not apply: no row for ZIP \(address.postalCode.map { String($0.prefix(5)) } ?? "(none)") in \(zips.file)")
-                return
+    /// Replaces each table layer by what it stands for at the address: itself with the ZIP's rate,
+    /// one layer per WooCommerce priority that matches, or nothing when the table has no row for
+    /// the address. In place: the layers without tables are not copied again.
+    static func resolveTables(_ layers: inout [TaxLayer], at address: ResolvedAddress, trace: inout Trace) {
+        var i = 0
+        while i < layers.count {
+            switch layers[i].table {
+            case nil:
+                i += 1
+            case .zipRates(let zips)?:
+                let id = layers[i].id
+                guard let rate = zips.rate(postalCode: address.postalCode) else {
+                    trace.add("tax layer \(id) does not apply: no row for ZIP \(address.postalCode.map { String($0.prefix(5)) } ?? "(none)") in \(zips.file)")
+                    layers.remove(at: i)
+                    continue
+                }
+                layers[i].table = nil
+                layers[i].rate = rate
+                trace.add("tax layer \(id): ZIP \(address.postalCode.map { String($0.prefix(5)) } ?? "") is \(rate)% in \(zips.file)")
+                i += 1
+            case .wooCommerce(let woo)?:
+                let rows = woo.matching(country: address.country, state: address.state, city: address.city, postalCode: address.postalCode)
+                if rows.isEmpty { trace.add("tax layer \(layers[i].id) does not apply: no row of \(woo.file) matches the address") }
+                let expanded = rows.isEmpty ? [] : layers[i].wooLayers(rows, classes: woo.classes, trace: &trace)
+                layers.replaceSubrange(i...i, with: expanded)
+                i += expanded.count
             }
-            var layer = self
-            layer.table = nil
-            layer.rate = rate
-            trace.add("tax layer \(id): ZIP \(address.postalCode.map { String($0.prefix(5)) } ?? "") is \(rate)% in \(zips.file)")
-            layers.append(layer)
-        case .wooCommerce(let woo)?:
-            let rows = woo.matching(country: address.country, state: address.state, city: address.city, postalCode: address.postalCode)
-            guard !rows.isEmpty else {
-                trace.add("tax layer \(id) does not apply: no row of \(woo.file) matches the address")
-                return
-            }
-            layers.append(contentsOf: wooLayers(rows, classes: woo.classes, trace: &trace))
         }
     }
 
