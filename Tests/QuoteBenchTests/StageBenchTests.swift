@@ -43,6 +43,17 @@ import Testing
         #expect(bench.run(quotes: 16)[1] == "requests  8 addresses; outcomes: 6 update, 0 keep, 10 unserviceable, 0 rejected")
     }
 
+    @Test func theRulesBenchsDefaultZipTableAddsOneUSLayerThatEveryUSAddressFinds() throws {
+        let rules = try RulesBench.addingZipTable(to: try RuleSet.load(contentsOfFile: Self.rulesPath), rows: RulesBench.defaultZipRows)
+        #expect(rules.rateFiles == ["generated-zip-rates-40000.csv"])
+        let bench = RulesBench(rules: rules, addresses: RulesBench.defaultAddresses)
+        #expect(bench.outcomesOnce() == QuoteOutcomeCount(update: 3, unserviceable: 5))
+        let explained = rules.explain(bench.requests[0]).trace
+        #expect(explained.contains("tax layer zip-table: ZIP 95014 is 10.16% in generated-zip-rates-40000.csv"))
+        let lines = bench.run(quotes: 16)
+        #expect(lines.map { String($0.prefix(10)) } == ["rules     ", "requests  ", "quotes    ", "rate      ", "cpu       "])
+    }
+
     @Test func anOutcomeCountAddsOneToItsKind() {
         var count = QuoteOutcomeCount()
         count.count(.keep)

@@ -35,13 +35,25 @@ public struct RulesBench {
         _ = outcomesOnce()   // warm up
         var outcomes = QuoteOutcomeCount()
         let start = uptimeNanoseconds()
+        let cpuStart = threadCPUNanoseconds()
         for i in 0..<quotes { outcomes.count(rules.quote(requests[i % requests.count])) }
         let seconds = Double(uptimeNanoseconds() - start) / 1e9
+        let cpuSeconds = Double(threadCPUNanoseconds() - cpuStart) / 1e9
         return ["rules     \(rules.fileName)",
                 "requests  \(requests.count) addresses; outcomes: \(outcomes.update) update, \(outcomes.keep) keep, "
                     + "\(outcomes.unserviceable) unserviceable, \(outcomes.rejected) rejected",
                 "quotes    \(quotes) in \(String(format: "%.3f", seconds)) s on one thread",
-                "rate      \(Int(Double(quotes) / seconds)) quotes/s"]
+                "rate      \(Int(Double(quotes) / seconds)) quotes/s",
+                "cpu       \(String(format: "%.3f", cpuSeconds)) s of the thread's CPU: \(Int(Double(quotes) / max(cpuSeconds, 1e-9))) quotes per CPU second"]
+    }
+
+    /// The ZIP table `bench rules` adds by default: about as many rows as the US has ZIP codes.
+    public static let defaultZipRows = 40_000
+
+    /// `rules` with one more tax layer, `zip-table`, whose rate is the address's ZIP's in a generated
+    /// `rows`-row table (Avalara's layout): what a merchant's ZIP table costs a quote.
+    public static func addingZipTable(to rules: RuleSet, rows: Int) throws(RulesError) -> RuleSet {
+        try rules.adding(zipRateLayer: "zip-table", csv: Array(ZipRateSample.csv(rows: rows).utf8), fileName: "generated-zip-rates-\(rows).csv")
     }
 
     private static func pow10(_ n: Int) -> Int { (0..<n).reduce(1) { acc, _ in acc * 10 } }

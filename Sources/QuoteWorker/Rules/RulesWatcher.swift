@@ -18,7 +18,7 @@ public final class RulesWatcher: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.interval = interval
-        lastFingerprint = Mutex(Self.fingerprint(rules.path))
+        lastFingerprint = Mutex(Self.fingerprint(rules.path, rateFiles: rules.library.rateFiles))
     }
 
     /// Starts looking at the files on a thread of its own, until `stop`.
@@ -26,7 +26,7 @@ public final class RulesWatcher: Sendable {
         let thread = Thread { [self] in
             while running.load(ordering: .acquiring) {
                 Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
-                let now = Self.fingerprint(rules.path)
+                let now = Self.fingerprint(rules.path, rateFiles: rules.library.rateFiles)
                 let changed = lastFingerprint.withLock { last in
                     defer { last = now }
                     return last != now
@@ -57,15 +57,16 @@ public final class RulesWatcher: Sendable {
         }
     }
 
-    /// Names, sizes and modification times of the rules files (following symlinks).
-    static func fingerprint(_ path: String) -> String {
+    /// Names, sizes and modification times of the rules files and of the rate tables they read
+    /// (following symlinks): a CSV changed in `rates/` is a change of the rules.
+    static func fingerprint(_ path: String, rateFiles: [String] = []) -> String {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return "missing" }
         let files = isDirectory.boolValue
             ? ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted().map { (path as NSString).appendingPathComponent($0) }
             : [path]
-        return files.map { file in
+        return (files + rateFiles).map { file in
             let attributes = (try? fm.attributesOfItem(atPath: (file as NSString).resolvingSymlinksInPath)) ?? [:]
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0

@@ -66,10 +66,16 @@ extension RuleSet {
             if let why = layer.zone.mismatch(address) {
                 trace.add("tax layer \(layer.id) does not apply: \(why)")
             } else {
-                trace.add("tax layer \(layer.id) applies (\(layer.rate)%\(layer.includedInPrices ? ", included in prices" : ""))")
+                if let table = layer.table {
+                    trace.add("tax layer \(layer.id) applies (rates from \(table.file)\(layer.includedInPrices ? ", included in prices" : ""))")
+                } else {
+                    trace.add("tax layer \(layer.id) applies (\(layer.rate)%\(layer.includedInPrices ? ", included in prices" : ""))")
+                }
                 layers.append(layer)
             }
         }
+        // Rate tables say their rate (or rates, per priority) for this address, or that none applies.
+        if tax.hasRateTables { TaxLayer.resolveTables(&layers, at: address, trace: &trace) }
         let calendar = warehouse.map(DeliveryCalendar.init)
         let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(holds: holds, trace: &trace)
         var shipDate: CalendarDate?

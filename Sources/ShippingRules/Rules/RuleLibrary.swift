@@ -32,6 +32,9 @@ public struct RuleLibrary: Sendable {
         self.version = ruleSets.count == 1 ? ruleSets[0].version : "sha256:" + SHA256.hex(of: Array(manifest.utf8))
     }
 
+    /// The rate tables (CSV) the rule sets read, full paths: watching the rules means watching these too.
+    public var rateFiles: [String] { ruleSets.flatMap(\.rateFiles) }
+
     /// Loads a rules file, or every `.yaml`/`.yml` file of a directory but case files.
     public static func load(path: String) throws(RulesError) -> RuleLibrary {
         var isDirectory: ObjCBool = false

@@ -3,8 +3,11 @@ import Foundation
 /// One merchant's compiled rules: what the worker quotes with. Load it once, quote many times;
 /// it is immutable and safe to share between threads.
 public struct RuleSet: Sendable {
-    /// `sha256:<hex>` of the file's bytes: every reply says which rules produced it.
+    /// `sha256:<hex>` of the file's bytes, and of the rate tables' it names: every reply says which
+    /// rules produced it.
     public let version: String
+    /// The rate tables (CSV) the rules read, full paths: a change to one is a change of the rules.
+    public let rateFiles: [String]
     /// Selects this rule set in a library; optional when a worker serves one merchant.
     public let merchant: String?
     /// The grand total's label (the store name).
@@ -79,14 +82,15 @@ public struct RuleSet: Sendable {
     private static func load(yaml: String, fileName: String, bytes: [UInt8]) throws(RulesError) -> RuleSet {
         let root: YAMLNode
         do { root = try YAMLParser.parse(bytes) } catch { throw error.rulesError(file: fileName) }
-        return try RuleSetLoader(file: fileName).load(root, version: "sha256:" + SHA256.hex(of: bytes))
+        return try RuleSetLoader(file: fileName).load(root, yamlDigest: SHA256.hex(of: bytes))
     }
 
     init(version: String, merchant: String?, payee: String, fileName: String, onSheetOpened: SheetOpened,
          currencies: [Currency], rounding: RoundingPolicy, warehouse: Warehouse?, zones: [String: Zone],
          serviceability: [ServiceabilityRule], tax: TaxPolicy, methods: [ShippingMethodRule],
          labels: Labels, noMethodsError: ShippingError, missingFields: MissingFieldPolicy = MissingFieldPolicy(),
-         destinationCalendars: [DestinationCalendar] = []) {
+         destinationCalendars: [DestinationCalendar] = [], rateFiles: [String] = []) {
+        self.rateFiles = rateFiles
         self.version = version
         self.merchant = merchant
         self.payee = payee
@@ -125,6 +129,7 @@ public struct RuleSet: Sendable {
         self.methodsEverywhere = methods.indices.filter { methods[$0].zones == nil }
         self.layerZones = tax.layers.map(\.zone.number)
         self.usesCities = index.zones.contains { $0.cities != nil || !$0.excludeCities.isEmpty }
+            || tax.layers.contains { $0.table?.usesCities == true }
             || serviceability.contains { rule in rule.conditions.contains { condition in
                 switch condition {
                 case .cityIn, .cityNotIn: return true
@@ -141,7 +146,7 @@ public struct RuleSet: Sendable {
     }
 
     private init(_ other: RuleSet, warnings: [RulesWarning]) {
-        version = other.version; merchant = other.merchant; payee = other.payee; fileName = other.fileName
+        version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
         warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
         methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields

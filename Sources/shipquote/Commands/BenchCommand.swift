@@ -19,13 +19,15 @@ enum BenchCommand {
            shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
            shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
-           shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...]
+           shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...] [--zip-rows 40000]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
            shipquote bench rules --load   load time of generated files: 40k and 400k postal codes, 30k zones
 
       Quotes one rule set on one thread and prints quotes per second. FILE is quoted for the
       given addresses (default: a handful in the rules' first currency's country mix); --generated
       builds a stress rule set of 1,000 zones and 50 methods and addresses that fall in it.
+      FILE is then quoted again with a generated ZIP rate table of --zip-rows rows (Avalara's
+      layout, 40,000 by default, 0 for none) added as one more US tax layer.
       Build with `swift build -c release` first: a debug build is many times slower.
     """
 
@@ -139,12 +141,14 @@ enum BenchCommand {
     }
 
     private static func rules(_ args: [String]) throws {
-        let flags = try Arguments(args, valued: ["--quotes", "--address", "--zones", "--methods"], flags: ["--generated", "--load", "--help"])
+        let flags = try Arguments(args, valued: ["--quotes", "--address", "--zones", "--methods", "--zip-rows"], flags: ["--generated", "--load", "--help"])
         if flags.has("--help") { Output.line(help); return }
         if flags.has("--load") { return try RulesLoadBench.run(line: Output.line) }
         let quotes = try flags.int("--quotes") ?? 1_000_000
         guard quotes > 0 else { Output.fail("bench: --quotes must be positive") }
 
+        let zipRows = try flags.int("--zip-rows") ?? (flags.has("--generated") ? 0 : RulesBench.defaultZipRows)
+        guard zipRows == 0 || (3...99_000).contains(zipRows) else { Output.fail("bench rules: --zip-rows must be 0 (none) or from 3 to 99000") }
         let rules: RuleSet
         var addresses: [PartialAddress]
         if flags.has("--generated") {
@@ -160,5 +164,9 @@ enum BenchCommand {
         let given = flags.all("--address")
         if !given.isEmpty { addresses = given.map(AddressShorthand.parse) }
         RulesBench(rules: rules, addresses: addresses).run(quotes: quotes).forEach(Output.line)
+        guard zipRows > 0 else { return }
+        Output.line("")
+        Output.line("with a \(zipRows)-row ZIP rate table as one more tax layer (zip-table):")
+        RulesBench(rules: try RulesBench.addingZipTable(to: rules, rows: zipRows), addresses: addresses).run(quotes: quotes).forEach(Output.line)
     }
 }

@@ -4,6 +4,13 @@ import Foundation
 /// The schema is documented in examples/rules/README.md.
 struct RuleSetLoader {
     let file: String
+    /// The rate tables the rules name (CSV files), read once each and hashed into the version.
+    let rateFiles: RateFiles
+
+    init(file: String) {
+        self.file = file
+        rateFiles = RateFiles(rulesFile: file)
+    }
 
     private static let topKeys: Set<String> = [
         "version", "merchant", "payee", "currencies", "rounding", "warehouse", "zones", "serviceability",
@@ -13,10 +20,11 @@ struct RuleSetLoader {
 
     /// Reads every part it can and reports every independent error at once (see `RulesDiagnostics`):
     /// a broken entry is left out, and what only follows from it (a reference to a broken zone, say) is not reported again.
-    func load(_ root: YAMLNode, version: String) throws(RulesError) -> RuleSet {
+    /// `yamlDigest` is the SHA-256 of the file's bytes; the version adds the rate tables' (`RateFiles`).
+    func load(_ root: YAMLNode, yamlDigest: String) throws(RulesError) -> RuleSet {
         let log = RulesDiagnostics()
         do {
-            if let set = try load(RulesNode(node: root, file: file, path: "", log: log), version: version) { return set }
+            if let set = try load(RulesNode(node: root, file: file, path: "", log: log), yamlDigest: yamlDigest) { return set }
         } catch {
             log.record(error)
         }
@@ -24,7 +32,7 @@ struct RuleSetLoader {
     }
 
     /// The rule set, or nil when errors were recorded in the log.
-    private func load(_ root: RulesNode, version: String) throws(RulesError) -> RuleSet? {
+    private func load(_ root: RulesNode, yamlDigest: String) throws(RulesError) -> RuleSet? {
         let log = root.log
         let doc = try root.mapping("a mapping of rules (version, payee, currencies, …)", keys: Self.topKeys)
         log.attempt { () throws(RulesError) in
@@ -87,11 +95,12 @@ struct RuleSetLoader {
             }
         }
         guard !log.hasErrors, let payee, let currencies else { return nil }
-        let set = RuleSet(version: version, merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
+        let set = RuleSet(version: rateFiles.version(yamlDigest: yamlDigest), merchant: merchant, payee: payee, fileName: file, onSheetOpened: onSheetOpened ?? .quote,
                           currencies: currencies, rounding: rounding ?? RoundingPolicy(), warehouse: warehouse, zones: zones.table,
                           serviceability: serviceability, tax: tax ?? TaxPolicy(), methods: methods, labels: labels ?? RuleSet.Labels(),
                           noMethodsError: noMethods ?? ShippingError(code: "SHIPPING_UNAVAILABLE", message: "We can't ship to this address."),
-                          missingFields: missingFields ?? MissingFieldPolicy(), destinationCalendars: calendars)
+                          missingFields: missingFields ?? MissingFieldPolicy(), destinationCalendars: calendars,
+                          rateFiles: rateFiles.paths)
         return set.with(warnings: RulesLint(rules: set).warnings(adding: log.warnings))
     }
 
@@ -210,6 +219,7 @@ struct RuleSetLoader {
                 let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
                 guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
                 policy.layers.append(layer)
+                if layer.table != nil { policy.hasRateTables = true }
             }
         }
         return policy
@@ -218,11 +228,28 @@ struct RuleSetLoader {
     private func loadLayer(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader,
                            includedByDefault: Bool) throws(RulesError) -> TaxLayer {
         let m = try node.mapping("a tax layer like {id: ca, zone: {country: US, state: CA}, rate: 7.25%}",
-                                 keys: ["id", "label", "zone", "rate", "shipping", "categories", "included_in_prices"])
+                                 keys: ["id", "label", "zone", "rate", "shipping", "categories", "included_in_prices", "zip_rates", "import", "file"])
         let id = try m.required("id", "a layer id like ca").nonEmptyString("a layer id like ca")
         let label = try m["label"]?.nonEmptyString("a label like CA sales tax") ?? id
-        let zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: CA}"))
-        let rate = try m.required("rate", "a rate like 7.25%").rate()
+        if let kind = m["import"] {
+            return try loadImport(m, kind: kind, node: node, id: id, label: label, zones: zones, includedByDefault: includedByDefault)
+        }
+        if let file = m["file"] { throw file.error(.unknownKey, "file names the CSV of an import; add import: woocommerce, or use zip_rates: for a ZIP rate table") }
+        var table: RateTable?
+        if let zipRates = m["zip_rates"] {
+            if let rate = m["rate"] { throw rate.error(.invalidValue, "a layer with zip_rates takes its rate from the table's ZIP rows; remove rate") }
+            table = .zipRates(try rateFiles.zipRates(zipRates))
+        }
+        // A ZIP table is a US table: its layer applies to US addresses unless a zone narrows it.
+        var zone = Zone()
+        if table != nil && !m.has("zone") {
+            zone.countries = ["US"]
+            zone.mark = node.mark
+            zone.field = node.path
+        } else {
+            zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: CA}"))
+        }
+        let rate = table != nil ? ExactDecimal(0) : try m.required("rate", "a rate like 7.25%").rate()
         let shipping = try m["shipping"]?.choice(TaxLayer.ShippingTreatment.self) ?? .exempt
         let included = try m["included_in_prices"]?.bool() ?? includedByDefault
         var categories: [String: TaxLayer.CategoryRate] = [:]
@@ -240,7 +267,28 @@ struct RuleSetLoader {
             }
         }
         return TaxLayer(id: id, label: label, zone: zone, rate: rate, shipping: shipping, categories: categories,
-                        includedInPrices: included, mark: node.mark, field: node.path)
+                        includedInPrices: included, mark: node.mark, field: node.path, table: table)
+    }
+
+    /// `{id: woo, import: woocommerce, file: rates/woo.csv}`: the rows' own rates, priorities,
+    /// compound and shipping flags and tax classes apply, so those keys are refused here.
+    private func loadImport(_ m: RulesMapping, kind: RulesNode, node: RulesNode, id: String, label: String, zones: ZoneReader,
+                            includedByDefault: Bool) throws(RulesError) -> TaxLayer {
+        guard try kind.string("woocommerce") == "woocommerce" else { throw kind.expected("woocommerce (the only import so far)") }
+        for key in ["rate", "shipping", "categories", "zip_rates"] {
+            if let given = m[key] {
+                throw given.error(.invalidValue, "an imported table's rows give \(key == "categories" ? "the tax classes' rates" : key); remove \(key)")
+            }
+        }
+        let woo = try rateFiles.wooCommerce(try m.required("file", "the CSV WooCommerce exported, like rates/woo.csv"))
+        let included = try m["included_in_prices"]?.bool() ?? includedByDefault
+        if included, let compound = woo.rates.first(where: \.compound) {
+            throw m["file"]!.error(.invalidValue, "\(woo.file) line \(compound.line): compound rates on prices that include tax are not supported; "
+                                  + "import the table with included_in_prices: false or make the row non-compound")
+        }
+        let zone = try m["zone"].map { (n) throws(RulesError) in try zones.reference(n) } ?? Zone()
+        return TaxLayer(id: id, label: label, zone: zone, rate: ExactDecimal(0), shipping: .exempt, categories: [:],
+                        includedInPrices: included, mark: node.mark, field: node.path, table: .wooCommerce(woo))
     }
 
     private func loadDestinationCalendar(_ node: RulesNode, zones: ZoneReader) throws(RulesError) -> DestinationCalendar {

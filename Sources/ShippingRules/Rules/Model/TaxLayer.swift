@@ -27,10 +27,17 @@ struct TaxLayer: Sendable {
     /// Where the layer is written, for `rules check` warnings.
     var mark = SourceMark(line: 1, column: 1)
     var field = ""
+    /// A rate table whose rows give the rate by address (`zip_rates`, `import: woocommerce`):
+    /// the quote replaces the layer with what the table says for the address (`RateTable`).
+    var table: RateTable?
+    /// The rate on the shipping charge when it differs from `rate` (a compound rate over taxes
+    /// that do not all tax shipping); nil: `rate`.
+    var shippingRate: ExactDecimal?
 
     /// The rate for one cart line.
     func rate(category: String?, unitAmount: Money) -> ExactDecimal {
-        guard let category, let special = categories[category] else { return rate }
+        // Most layers have no categories: skip hashing the category name for them.
+        guard let category, !categories.isEmpty, let special = categories[category] else { return rate }
         if let limit = special.whenUnitBelow, unitAmount >= limit.money(in: unitAmount.currency) { return rate }
         return special.rate
     }
@@ -44,6 +51,8 @@ struct TaxPolicy: Sendable {
     }
 
     var layers: [TaxLayer] = []
+    /// True when a layer takes its rate from a rate table, resolved per address.
+    var hasRateTables = false
     var summary: Summary = .combined
     /// The default of every layer's `included_in_prices`.
     var includedInPrices = false

@@ -99,7 +99,7 @@ struct TaxCalculation {
                 for line in cart.taxableLines where line.base.minorUnits != 0 {
                     let (s, r) = shares(Int128(shipping.minorUnits) * Int128(line.base.minorUnits), over: goodsValue) { layer in
                         switch layer.shipping {
-                        case .taxable: layer.rate
+                        case .taxable: layer.shippingRate ?? layer.rate
                         case .followGoods: layer.rate(category: line.category, unitAmount: line.unitAmount)
                         case .exempt: nil
                         }
@@ -113,7 +113,7 @@ struct TaxCalculation {
                 }
                 if rounding.level != .rate { charge(whole, rate: wholeRate) }
             } else {
-                let (s, r) = shares(Int128(shipping.minorUnits)) { $0.shipping == .exempt ? nil : $0.rate }
+                let (s, r) = shares(Int128(shipping.minorUnits)) { $0.shipping == .exempt ? nil : ($0.shippingRate ?? $0.rate) }
                 charge(s, rate: r)
             }
             if rounding.level == .total { byRate = [(0, kind.map { exact[$0] })] }
@@ -176,7 +176,7 @@ struct TaxCalculation {
             }
         }
         for line in cart.taxableLines { tax(line.base, matched.map { $0.rate(category: line.category, unitAmount: line.unitAmount) }) }
-        tax(shipping, matched.filter { $0.shipping == .taxable }.map(\.rate))
+        tax(shipping, matched.filter { $0.shipping == .taxable }.map { $0.shippingRate ?? $0.rate })
         let minor: Int128
         switch rounding.level {
         case .line: minor = roundedSum
