@@ -253,6 +253,7 @@ extension MethodCondition {
             return cart.classUnits.keys.contains(where: classes.contains) ? nil
                 : "no item of class \(classes.sorted().joined(separator: ", "))"
         case .classesNotIn(let classes):
+            if cart.classUnits.isEmpty { return nil }   // most carts name no class: nothing to sort
             let found = cart.classUnits.keys.filter(classes.contains).sorted()
             return found.isEmpty ? nil : "the cart holds class \(found.joined(separator: ", "))"
         }
