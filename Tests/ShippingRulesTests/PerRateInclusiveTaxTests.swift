@@ -58,6 +58,25 @@ import Testing
         #expect(update.summaryItems.last?.amount == Self.yen(1005 + 1804 + 880 + 268 + 80))
     }
 
+    @Test func aRateNothingIsTaxedAtHasNoLine() throws {
+        // Food only, shipping free from ¥0 here: the 10 % rate taxes nothing and is not listed.
+        let rules = try Fixture.rules("""
+        rounding: { mode: down, level: rate }
+        tax:
+          included_in_prices: true
+          summary: per_rate
+          layers:
+            - { id: consumption, label: 消費税, zone: { country: JP }, rate: 10%, shipping: taxable, categories: { food: 8% } }
+        shipping_methods:
+          - { id: takkyubin, label: Takkyubin, price: 0 }
+        """, head: "version: 1\npayee: Sakura Tea\ncurrencies: [JPY]\n")
+        var request = Self.request()
+        request.cart.items.removeLast()
+        let update = try #require(rules.quote(request).update)
+        // The default label has no {rate}: the rate joins the tax's name. 1012 × 8/108 = 74.9… → 74.
+        #expect(update.summaryItems.lines.filter { $0.hasPrefix("tax") } == ["tax-included-8 Includes Tax 8% JPY 74 0"])
+    }
+
     @Test func theTraceNamesEachRate() throws {
         let trace = try Self.rules().explain(Self.request()).trace
         #expect(trace.contains("method takkyubin tax at 10% included in prices, down once for the rate → 244 contained"))

@@ -124,7 +124,8 @@ struct TaxCalculation {
                 group.shares.forEach { total.add($0) }
                 let charged = total.rounded(rounding.mode)
                 for (l, minor) in zip(kind, LayerSplit.split(charged, exact: group.shares)) { rounded[l] += minor }
-                perRate.append((contained, group.rate, charged))
+                // A rate nothing was taxed at (free shipping in a food-only cart) gets no line.
+                if !total.isZero { perRate.append((contained, group.rate, charged)) }
             }
         }
 
@@ -142,13 +143,16 @@ struct TaxCalculation {
                 }
             }
         case .perRate:
-            // Highest rate first, as Japanese invoices list 10 % before the reduced 8 %.
+            // Highest rate first, as Japanese invoices list 10 % before the reduced 8 %. Without
+            // {rate} in the included label, the rate goes into {label} so the lines stay apart.
+            let rateInLabel = labels.taxIncluded.contains("{rate}")
             for group in perRate.sorted(by: { ($0.contained ? 1 : 0, -$0.rate) < ($1.contained ? 1 : 0, -$1.rate) }) {
                 let rate = ExactDecimal(significand: group.rate, scale: Self.rateScale).description
                 let amount = money(group.minor)
                 if group.contained {
                     trace.add("tax at \(rate)% included in prices, \(rounding.mode.rawValue) once for the rate → \(amount.decimalString) contained")
-                    result.included.append(Line(id: "tax-included-\(rate)", label: includedLabel(labels.tax, amount, rate: rate), amount: .zero(currency)))
+                    result.included.append(Line(id: "tax-included-\(rate)", label: includedLabel(rateInLabel ? labels.tax : "\(labels.tax) \(rate)%", amount, rate: rate),
+                                                amount: .zero(currency)))
                 } else {
                     trace.add("tax at \(rate)%, \(rounding.mode.rawValue) once for the rate → \(amount.decimalString)")
                     result.added.append(Line(id: "tax-\(rate)", label: "\(labels.tax) \(rate)%", amount: amount))
