@@ -112,6 +112,19 @@ import Testing
         #expect(update.shippingMethods.map(\.amount) == [Fixture.usd("4.00")])
     }
 
+    @Test func aSurchargeBeyondTheLargestAmountWithdrawsTheMethodInsteadOfTrapping() throws {
+        let rules = try Fixture.rules("""
+        shipping_methods:
+          - { id: freight, label: Freight, price: { base: 1.00, class_surcharges: [{ class: pallet, amount: 9999999999.99, per: item }] } }
+          - { id: post, label: Post, price: 4.00 }
+        """)
+        // 999,999,999,999 cents × 1,000,000 units is far beyond 10^15 minor units.
+        let cart = Cart(items: [Self.item("brick", "0.01", quantity: 1_000_000, shippingClass: "pallet")])
+        let explanation = rules.explain(Fixture.request(cart: cart, selected: nil))
+        #expect(explanation.result.update?.shippingMethods.map(\.id) == ["post"])
+        #expect(explanation.trace.contains { $0.contains("class surcharge pallet × 1000000 is beyond the largest amount") })
+    }
+
     @Test func rulesThatMisuseProfilesAreRefusedWithWhatToWrite() {
         let withoutWeight = Fixture.loadError("""
         version: 1

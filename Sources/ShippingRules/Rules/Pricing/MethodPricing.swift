@@ -40,10 +40,17 @@ extension PriceRule {
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
         }
-        for surcharge in classSurcharges {
+        // Most carts name no class: skip hashing the class names.
+        for surcharge in classSurcharges where !cart.classUnits.isEmpty {
             guard let units = cart.classUnits[surcharge.shippingClass] else { continue }
             let each = surcharge.amount.money(in: currency)
-            let fee = surcharge.per == .item ? each * units : each
+            // A merchant's fee times a hostile cart's million units must not trap the worker.
+            let (minor, overflow) = each.minorUnits.multipliedReportingOverflow(by: surcharge.per == .item ? Int64(units) : 1)
+            guard !overflow, minor <= Money.maxMinorUnits else {
+                trace.add("class surcharge \(surcharge.label ?? surcharge.shippingClass) × \(units) is beyond the largest amount")
+                return nil
+            }
+            let fee = Money(minorUnits: minor, currency: currency)
             core = core + fee
             let name = surcharge.label ?? surcharge.shippingClass
             trace.add(surcharge.per == .item ? "class surcharge \(name) +\(each.decimalString) × \(units) = +\(fee.decimalString)"
