@@ -99,6 +99,7 @@ enum ContractDocument {
             "session_id length": Int64(EventLimits.maxSessionIDLength), "event_id length": Int64(EventLimits.maxEventIDLength),
             "cart items": Int64(EventLimits.maxItems), "cart discounts": Int64(EventLimits.maxDiscounts),
             "item quantity": EventLimits.maxQuantity, "item weight": EventLimits.maxWeightGrams,
+            "item dimension": EventLimits.maxDimensionMillimetres, "shipping_class length": Int64(EventLimits.maxShippingClassLength),
             "line amount": Money.maxMinorUnits,
         ]
         var documented: [String: Int64] = [:]

@@ -107,6 +107,31 @@ import Testing
         #expect(Self.replySchema.validate(try JSONReader().read(reply.replacingOccurrences(of: "\"version\":1,", with: "\"version\":1,\"extra\":true,"))) != [])
     }
 
+    /// Contract 1.1: cart items may carry a shipping class and a size. The example's battery keeps
+    /// express (air) away, and the oversized chair pays standard's surcharge though shipping is free;
+    /// the schema, like the decoder, refuses a negative or oversized side.
+    @Test func theShippingProfileExampleQuotesByClass() throws {
+        let example = try Repository.text("examples/events/shipping-profile.json")
+        let event = try AddressChangeEvent.decode(unkeyed: Array(example.utf8)).get()
+        #expect(event.cart.items.map(\.shippingClass) == ["battery", "oversized"])
+        #expect(event.cart.items[1].dimensions == ItemDimensions(length: 900, width: 600, height: 600))
+        let rules = try RuleLibrary.load(path: Repository.url("examples/rules/us-acme.yaml").path)
+        guard case .update(let update) = rules.quote(event.quoteRequest(now: event.occurredAt)) else {
+            Issue.record("the shipping-profile example is not an update"); return
+        }
+        // 120.00 reaches free_over; 15.00 for the chair; tax 8.75 % of 40.00 and 80.00 = 3.50 + 7.00.
+        #expect(update.shippingMethods.map { "\($0.id) \($0.amount.decimalString)" } == ["standard 15.00"])
+        #expect(update.summaryItems.last?.amount.decimalString == "145.50")
+        for (from, to, path) in [("\"height\": 600", "\"height\": -1", "$.cart.items[1].dimensions_mm.height"),
+                                 ("\"length\": 900", "\"length\": 100001", "$.cart.items[1].dimensions_mm.length"),
+                                 ("\"shipping_class\": \"battery\"", "\"shipping_class\": 7", "$.cart.items[0].shipping_class")] {
+            let text = example.replacingOccurrences(of: from, with: to)
+            #expect(text != example, "\(from) not found")
+            #expect(Self.eventSchema.validate(try JSONReader().read(text)).contains { $0.path == path }, "\(to)")
+            #expect(throws: EventRejection.self) { try AddressChangeEvent.decode(unkeyed: Array(text.utf8)).get() }
+        }
+    }
+
     /// Contract 1.1: the final-check example is valid and decodes; the schema, like the decoder,
     /// refuses a payment_authorized event without a selected method, and requires none otherwise.
     @Test func theFinalCheckEventNeedsItsSelectedMethod() throws {

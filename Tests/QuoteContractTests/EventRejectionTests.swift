@@ -129,6 +129,25 @@ struct EventRejectionTests {
         BrokenRule("cart.items[0].weight_grams", .number("300.5"), .invalidField, secret: "300.5"),
         BrokenRule("cart.items[0].weight_grams", .string("300"), .invalidField),
         BrokenRule("cart.items[0].weight_grams", .number("4471000000"), .overLimit, secret: "4471"),
+        BrokenRule("cart.items[0].shipping_class", .number("4471"), .invalidField, secret: "4471"),
+        BrokenRule("cart.items[0].shipping_class", .string(""), .invalidField),
+        BrokenRule("cart.items[0].shipping_class", .string("battery-" + String(repeating: "x", count: 57)), .invalidField, secret: "battery"),
+        BrokenRule("cart.items[0].shipping_class", .string("batt\u{7}ery-4471"), .invalidField, secret: "4471"),
+        BrokenRule("cart.items[0].dimensions_mm", .string("600x400x4471"), .invalidField, secret: "4471"),
+        BrokenRule("cart.items[0].dimensions_mm", .array([.number("600")]), .invalidField),
+        BrokenRule("cart.items[0].dimensions_mm", size(600, 400, "-4471"), .invalidField,
+                   field: "cart.items[0].dimensions_mm.height", secret: "4471"),
+        BrokenRule("cart.items[0].dimensions_mm", size("-1", 400, 400), .invalidField, field: "cart.items[0].dimensions_mm.length"),
+        BrokenRule("cart.items[0].dimensions_mm", size(600, "400.5", 400), .invalidField,
+                   field: "cart.items[0].dimensions_mm.width", secret: "400.5"),
+        BrokenRule("cart.items[0].dimensions_mm", size(600, 400, "100001"), .overLimit,
+                   field: "cart.items[0].dimensions_mm.height", secret: "100001"),
+        BrokenRule("cart.items[0].dimensions_mm", size(600, "44710000000000000000", 400), .overLimit,
+                   field: "cart.items[0].dimensions_mm.width", secret: "4471"),
+        BrokenRule("cart.items[0].dimensions_mm", .object(JSONObject(["length": .number("600"), "height": .number("400")])),
+                   .missingField, field: "cart.items[0].dimensions_mm.width"),
+        BrokenRule("cart.items[0].dimensions_mm", .object(JSONObject(["length": .number("600"), "width": .string("400"), "height": .number("400")])),
+                   .invalidField, field: "cart.items[0].dimensions_mm.width"),
         BrokenRule("cart.discounts", .string("promo"), .invalidField),
         BrokenRule("cart.discounts", manyDiscounts, .overLimit),
         BrokenRule("cart.discounts[0].id", nil, .missingField),
@@ -275,4 +294,9 @@ struct EventRejectionTests {
             "invalid_field", "unsupported_trigger", "currency_mismatch", "over_limit",
         ])
     }
+}
+
+/// A `dimensions_mm` member; each side a JSON number literal.
+func size(_ length: any CustomStringConvertible, _ width: any CustomStringConvertible, _ height: any CustomStringConvertible) -> JSONValue {
+    .object(JSONObject(["length": .number(length.description), "width": .number(width.description), "height": .number(height.description)]))
 }

@@ -39,6 +39,17 @@ struct EventScannerTests {
         }
     }
 
+    @Test("an item with a shipping class and a size is taken by the scanner, to the same event")
+    func shippingProfile() throws {
+        let value = try JSONReader().read(ContractFixtures.example(setting: "cart.items[0].shipping_class", to: .string("oversized")))
+        let bytes = JSONWriter.encode(value.replacing(PathStep.parse("cart.items[0].dimensions_mm")[...], with: size(600, 400, 400)))
+        #expect(Self.compare(bytes) == .scanned)
+        let event = try #require(ScannedEvent(bytes, key: ContractFixtures.key)).event()
+        #expect(event.cart.items[0].shippingClass == "oversized")
+        #expect(event.cart.items[0].dimensions == ItemDimensions(length: 600, width: 400, height: 400))
+        #expect(Self.compare(event.encode()) == .scanned)
+    }
+
     @Test("the contract's example is taken by the scanner, to the same event")
     func contractExample() {
         #expect(Self.compare(ContractFixtures.exampleBytes) == .scanned)
@@ -162,6 +173,20 @@ struct EventScannerTests {
         ("cart.subtotal", amount("USD", .number("49.99"))), ("cart.items", .null), ("cart.items", .array([])), ("cart.discounts", .object(JSONObject())),
         ("occurred_at", .string("2026-10-10T12:00:00+02:00")), ("occurred_at", .string("2026-02-30T12:00:00Z")),
         ("reply_by", .string("2026-10-10 12:00:25Z")), ("selected_shipping_method_id", .string("")),
+        ("cart.items[0].shipping_class", .string("")), ("cart.items[0].shipping_class", .string(String(repeating: "b", count: 64))),
+        ("cart.items[0].shipping_class", .string(String(repeating: "b", count: 65))),
+        ("cart.items[0].shipping_class", .string(String(repeating: "電", count: 64))),
+        ("cart.items[0].shipping_class", .string(String(repeating: "電", count: 65))),
+        ("cart.items[0].shipping_class", .string("bat\u{85}tery")), ("cart.items[0].shipping_class", .number("1")),
+        ("cart.items[0].dimensions_mm", size(0, 0, 0)), ("cart.items[0].dimensions_mm", size(100_000, 100_000, 100_000)),
+        ("cart.items[0].dimensions_mm", size(100_001, 1, 1)), ("cart.items[0].dimensions_mm", size(1, "-1", 1)),
+        ("cart.items[0].dimensions_mm", size(1, 1, "-0")), ("cart.items[0].dimensions_mm", size(1, 1, "1.0")),
+        ("cart.items[0].dimensions_mm", size(1, 1, "99999999999999999999")),
+        ("cart.items[0].dimensions_mm", .object(JSONObject(["length": .number("1"), "width": .number("1")]))),
+        ("cart.items[0].dimensions_mm", .object(JSONObject(["length": .number("1"), "width": .number("1"), "height": .null]))),
+        ("cart.items[0].dimensions_mm", .object(JSONObject(["length": .number("1"), "width": .number("1"), "height": .number("1"),
+                                                            "depth": .number("1")]))),
+        ("cart.items[0].dimensions_mm", .null), ("cart.items[0].dimensions_mm", .array([])),
     ])
     func edges(path: String, value: JSONValue) {
         let outcome = Self.compare(ContractFixtures.example(setting: path, to: value))

@@ -46,6 +46,18 @@ import Testing
               case .object(let first)? = errors.first else { Issue.record("no errors in \(abroad.text)"); return }
         #expect(first["code"] == .string("COUNTRY_NOT_SUPPORTED"))
 
+        // Contract 1.1's shipping profiles pass through: a battery keeps express (by air) off the sheet.
+        let battery = String(decoding: Bodies.quote(), as: UTF8.self)
+            .replacingOccurrences(of: "\"weight_grams\":300", with: "\"weight_grams\":300,\"shipping_class\":\"battery\"")
+        let profiled = try await Curl.call(stack.url(session: "s-battery"), body: Array(battery.utf8))
+        #expect(profiled.status == 200, "\(profiled.status) \(profiled.text)")
+        guard case .object(let profiledUpdate)? = profiled.json, case .array(let methods)? = profiledUpdate["shipping_methods"] else {
+            Issue.record("no methods in \(profiled.text)"); return
+        }
+        // The gateway quotes at the wall clock, so same-day may or may not be offered; express never is.
+        let ids = methods.compactMap { if case .object(let m) = $0, case .string(let id)? = m["id"] { id } else { nil } }
+        #expect(ids.first == "standard" && !ids.contains("express"), "\(ids)")
+
         // An explicit sequence is used as given.
         let given = try await Curl.call(stack.url(session: "s-given"), body: Bodies.quote(sequence: 41))
         #expect(given.status == 200 && given.headers["quote-sequence"] == "41")
@@ -91,6 +103,18 @@ import Testing
         let mismatch = try await Curl.call(url, body: Array(wrongCurrency.utf8))
         #expect(mismatch.status == 400)
         #expect(mismatch.text.contains("cart.items[0].unit_amount"))
+
+        // Contract 1.1's shipping profile members are checked like every other, naming the member.
+        for (size, code) in [("{\"length\":600,\"width\":400,\"height\":-1}", "invalid_field"),
+                             ("{\"length\":600,\"width\":400,\"height\":100001}", "over_limit")] {
+            let body = String(decoding: Bodies.quote(), as: UTF8.self)
+                .replacingOccurrences(of: "\"weight_grams\":300", with: "\"weight_grams\":300,\"dimensions_mm\":\(size)")
+            let answer = try await Curl.call(url, body: Array(body.utf8))
+            #expect(answer.status == 400, "\(answer.status) \(answer.text)")
+            guard case .object(let a)? = answer.json else { Issue.record("400 without JSON"); return }
+            #expect(a["error"] == .string(code))
+            #expect(a["field"] == .string("cart.items[0].dimensions_mm.height"))
+        }
 
         let gatewayField = try await Curl.call(url, body: Array("{\"reply_by\":\"2026-10-10T12:00:00Z\"}".utf8))
         #expect(gatewayField.status == 400 && gatewayField.text.contains("\"field\":\"reply_by\""))

@@ -48,20 +48,20 @@ struct AddressNormalizationTests {
     @Test func fullWidthOkinawaCodePaysTheIslandSurcharge() throws {
         let rules = try RuleSet.load(contentsOfFile: Fixture.examplePath("jp-sakura.yaml"))
         let teapot = Cart(items: [CartItem(id: "teapot", label: "Teapot", quantity: 1,
-                                           unitAmount: try Money(parsing: "3300", currency: .jpy), weightGrams: 800)])
+                                           unitAmount: try Money(parsing: "3630", currency: .jpy), weightGrams: 800)])
         let request = Fixture.request(address: Self.address("JP/沖縄県/９００－０００１/那覇市"), cart: teapot, selected: nil,
                                       currency: .jpy, at: "2026-10-10T03:00:00Z")
         let explanation = rules.explain(request)
         let methods = explanation.result.update?.shippingMethods ?? []
-        // 800 + 1000 Okinawa; tax 10 % of 3300 + 1800 = 330 + 180 → total 5610. Before: POSTAL_CODE_INVALID (the full-width hyphen fails the regex).
+        // 880 + 1100 Okinawa, prices with tax: total 3630 + 1980 = 5610. Before: POSTAL_CODE_INVALID (the full-width hyphen fails the regex).
         #expect(methods.map { "\($0.id) \($0.amount.decimalString) \($0.summaryItems.last!.amount.decimalString)" }
-                == ["takkyubin 1800 5610", "nekopos 385 4053"])
+                == ["takkyubin 1980 5610", "nekopos 385 4015"])
         #expect(explanation.trace.contains("address normalised: state \"沖縄県\" → 47 (JP-47); postal code \"９００－０００１\" → 900-0001"))
-        // The issue's own code: full-width digits, ASCII hyphen. Before: passed `\d` and was quoted 800 without the surcharge.
+        // The issue's own code: full-width digits, ASCII hyphen. Before: passed `\d` and was quoted without the surcharge.
         let asciiHyphen = Fixture.request(address: Self.address("JP/Okinawa/９００-０００１/Naha"), cart: teapot, selected: nil,
                                           currency: .jpy, at: "2026-10-10T03:00:00Z")
         #expect(rules.quote(asciiHyphen).update?.shippingMethods.map { "\($0.id) \($0.amount.decimalString) \($0.summaryItems.last!.amount.decimalString)" }
-                == ["takkyubin 1800 5610", "nekopos 385 4053"])
+                == ["takkyubin 1980 5610", "nekopos 385 4015"])
     }
 
     @Test func theTraceSaysWhatWasNormalised() {

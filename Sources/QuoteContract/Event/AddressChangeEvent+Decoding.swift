@@ -186,8 +186,25 @@ private struct EventFields {
             try FieldText.identifier(text, "tax_category", maxLength: Int.max)
         }
         let weight = try object.optionalInteger("weight_grams", in: 0...EventLimits.maxWeightGrams)
+        let shippingClass = try object.optionalString("shipping_class").map { (text) throws(FieldFailure) in
+            try FieldText.identifier(text, "shipping_class", maxLength: EventLimits.maxShippingClassLength)
+        }
+        var dimensions: ItemDimensions?
+        if let value = object.present("dimensions_mm") {
+            guard case .object(let size) = value else { throw FieldFailure(.invalidField, "dimensions_mm", "must be an object or null") }
+            dimensions = try within("dimensions_mm") { () throws(FieldFailure) in try EventFields.dimensions(size) }
+        }
         return CartItem(id: id, label: label, quantity: Int(quantity), unitAmount: unitAmount,
-                        taxCategory: taxCategory, weightGrams: weight.map { Int($0) })
+                        taxCategory: taxCategory, weightGrams: weight.map { Int($0) },
+                        shippingClass: shippingClass, dimensions: dimensions)
+    }
+
+    /// One unit's size: all three sides, whole millimetres.
+    static func dimensions(_ object: JSONObject) throws(FieldFailure) -> ItemDimensions {
+        let range = 0...EventLimits.maxDimensionMillimetres
+        return ItemDimensions(length: Int(try object.requiredInteger("length", in: range)),
+                              width: Int(try object.requiredInteger("width", in: range)),
+                              height: Int(try object.requiredInteger("height", in: range)))
     }
 
     static func discount(_ object: JSONObject, currency: Currency) throws(FieldFailure) -> Discount {

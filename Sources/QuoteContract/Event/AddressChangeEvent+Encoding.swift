@@ -34,6 +34,15 @@ extension AddressChangeEvent {
             w.amount(item.unitAmount)
             if let taxCategory = item.taxCategory { w.field("tax_category", taxCategory) }
             if let weight = item.weightGrams { w.field("weight_grams", Int64(weight)) }
+            if let shippingClass = item.shippingClass { w.field("shipping_class", shippingClass) }
+            if let size = item.dimensions {
+                w.key("dimensions_mm")
+                w.beginObject()
+                w.field("length", Int64(size.length))
+                w.field("width", Int64(size.width))
+                w.field("height", Int64(size.height))
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()

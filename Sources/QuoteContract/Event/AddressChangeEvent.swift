@@ -66,4 +66,7 @@ public enum EventLimits {
     public static let maxQuantity: Int64 = 1_000_000
     /// Per unit: 1,000 tonnes.
     public static let maxWeightGrams: Int64 = 1_000_000_000
+    /// Per side of a unit: 100 m, so that a unit's volume stays far inside `Int64`.
+    public static let maxDimensionMillimetres = Int64(ItemDimensions.maxMillimetres)
+    public static let maxShippingClassLength = CartItem.maxShippingClassLength
 }

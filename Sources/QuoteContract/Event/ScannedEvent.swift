@@ -177,7 +177,8 @@ struct RawEvent: Sendable {
         guard let paymentMethodType, let address, let cart, !paymentMethodType.isEmpty,
               merchant.map({ !$0.isEmpty }) ?? true, selected.map({ !$0.isEmpty }) ?? true,
               address.countryIsValid(c) else { return false }
-        for line in cart.items where line.checkedItem(c, currency: facts.currency) == nil { return false }
+        for line in cart.items where line.checkedItem(c, currency: facts.currency) == nil
+            || (line.shippingClass.map { $0.count > EventLimits.maxShippingClassLength } ?? false) { return false }
         for line in cart.discounts where line.checkedDiscount(c, currency: facts.currency) == nil { return false }
         return true
     }
@@ -305,8 +306,11 @@ struct RawLine: Sendable {
     var amount: RawAmount?
     var taxCategory: Range<Int>?
     var weightGrams: Int64?
+    var shippingClass: Range<Int>?
+    var dimensions: RawDimensions?
 
-    private static let itemKeys: [StaticString] = ["id", "label", "unit_amount", "quantity", "tax_category", "weight_grams"]
+    private static let itemKeys: [StaticString] = ["id", "label", "unit_amount", "quantity", "tax_category", "weight_grams",
+                                                   "shipping_class", "dimensions_mm"]
     private static let discountKeys: [StaticString] = ["id", "label", "amount"]
 
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
@@ -317,7 +321,9 @@ struct RawLine: Sendable {
             case 2: guard let value = RawAmount(&c) else { return false }; amount = value
             case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
             case 4: guard let range = c.string() else { return false }; taxCategory = range
-            default: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
+            case 5: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
+            case 6: guard let range = c.string() else { return false }; shippingClass = range
+            default: guard let size = RawDimensions(&c) else { return false }; dimensions = size
             }
             return true
         }
@@ -329,6 +335,7 @@ struct RawLine: Sendable {
         guard let id, label != nil, let quantity, let amount, !id.isEmpty, (1...EventLimits.maxQuantity).contains(quantity),
               taxCategory.map({ !$0.isEmpty }) ?? true,
               weightGrams.map({ (0...EventLimits.maxWeightGrams).contains($0) }) ?? true,
+              shippingClass.map({ !$0.isEmpty }) ?? true, dimensions?.isWithinLimits ?? true,
               let unitAmount = amount.money(c, currency: currency), !unitAmount.isNegative else { return nil }
         let (line, overflow) = unitAmount.minorUnits.multipliedReportingOverflow(by: quantity)
         guard !overflow, line <= Money.maxMinorUnits else { return nil }
@@ -350,8 +357,15 @@ struct RawLine: Sendable {
             guard let text = c.text(taxCategory, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
             category = text
         }
+        var handling: String?
+        if let shippingClass {
+            guard let text = c.text(shippingClass, plain: plain),
+                  TextRule.isIdentifier(text, maxLength: EventLimits.maxShippingClassLength, plain: plain) else { return nil }
+            handling = text
+        }
         return CartItem(id: idText, label: labelText, quantity: Int(quantity), unitAmount: unitAmount,
-                        taxCategory: category, weightGrams: weightGrams.map { Int($0) })
+                        taxCategory: category, weightGrams: weightGrams.map { Int($0) },
+                        shippingClass: handling, dimensions: dimensions?.size)
     }
 
     func discount(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Discount? {
@@ -359,6 +373,30 @@ struct RawLine: Sendable {
               let idText = c.text(id, plain: plain), TextRule.isIdentifier(idText, plain: plain),
               let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return nil }
         return Discount(id: idText, label: labelText, amount: money)
+    }
+}
+
+/// `{ "length": …, "width": …, "height": … }`: a unit's size, whole numbers as read.
+struct RawDimensions: Sendable {
+    var sides: [Int64?] = [nil, nil, nil]
+
+    init?(_ c: inout JSONTokenCursor) {
+        var sides: [Int64?] = [nil, nil, nil]
+        let read = c.object(of: ["length", "width", "height"]) { c, index in
+            guard let number = c.number(), let value = c.wholeNumber(number) else { return false }
+            sides[index] = value
+            return true
+        }
+        // A side missing or null is the full decoder's to name.
+        guard read, sides.allSatisfy({ $0 != nil }) else { return nil }
+        self.sides = sides
+    }
+
+    var isWithinLimits: Bool { sides.allSatisfy { (0...EventLimits.maxDimensionMillimetres).contains($0 ?? -1) } }
+
+    var size: ItemDimensions? {
+        guard isWithinLimits, let length = sides[0], let width = sides[1], let height = sides[2] else { return nil }
+        return ItemDimensions(length: Int(length), width: Int(width), height: Int(height))
     }
 }
 

@@ -1,20 +1,30 @@
 /// One cart line: `quantity` units of an item at `unitAmount` each.
 public struct CartItem: Hashable, Sendable {
+    /// The longest shipping class name, in characters.
+    public static let maxShippingClassLength = 64
+
     public var id: String
     public var label: String
     public var quantity: Int
     public var unitAmount: Money
     public var taxCategory: String?
     public var weightGrams: Int?
+    /// The merchant's handling class (`oversized`, `battery`): methods and surcharges may depend on it.
+    public var shippingClass: String?
+    /// One unit's outer size, for dimensional weight.
+    public var dimensions: ItemDimensions?
 
     public init(id: String, label: String, quantity: Int, unitAmount: Money,
-                taxCategory: String? = nil, weightGrams: Int? = nil) {
+                taxCategory: String? = nil, weightGrams: Int? = nil,
+                shippingClass: String? = nil, dimensions: ItemDimensions? = nil) {
         self.id = id
         self.label = label
         self.quantity = quantity
         self.unitAmount = unitAmount
         self.taxCategory = taxCategory
         self.weightGrams = weightGrams
+        self.shippingClass = shippingClass
+        self.dimensions = dimensions
     }
 
     public var lineAmount: Money { unitAmount * quantity }

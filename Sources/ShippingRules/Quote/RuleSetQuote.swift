@@ -255,6 +255,13 @@ extension MethodCondition {
             // still holds, so it is judged as an address change.
             let trigger = request.trigger == .paymentAuthorized ? QuoteTrigger.addressChanged : request.trigger
             return triggers.contains(trigger.rawValue) ? nil : "not offered on \(request.trigger.rawValue)"
+        case .classesIn(let classes):
+            return cart.classUnits.keys.contains(where: classes.contains) ? nil
+                : "no item of class \(classes.sorted().joined(separator: ", "))"
+        case .classesNotIn(let classes):
+            if cart.classUnits.isEmpty { return nil }   // most carts name no class: nothing to sort
+            let found = cart.classUnits.keys.filter(classes.contains).sorted()
+            return found.isEmpty ? nil : "the cart holds class \(found.joined(separator: ", "))"
         }
     }
 

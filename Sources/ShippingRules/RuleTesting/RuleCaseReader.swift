@@ -88,16 +88,26 @@ struct RuleCaseReader {
     static func cart(_ node: RulesNode, currency: Currency) throws(RulesError) -> Cart {
         let m = try node.mapping("a cart like {items: [{id: a, label: A, quantity: 1, unit_amount: 10.00}]}", keys: ["items", "discounts", "subtotal"])
         var cart = Cart()
+        func dimensions(_ node: RulesNode) throws(RulesError) -> ItemDimensions {
+            let d = try node.mapping("a size like {length: 600, width: 400, height: 400}", keys: ["length", "width", "height"])
+            func side(_ key: String) throws(RulesError) -> Int {
+                try d.required(key, "millimetres").int("millimetres", in: 0...ItemDimensions.maxMillimetres)
+            }
+            return ItemDimensions(length: try side("length"), width: try side("width"), height: try side("height"))
+        }
         for (i, entry) in (try m["items"]?.list() ?? []).enumerated() {
             let item = try entry.mapping("an item like {id: sku-1, label: T-shirt, quantity: 2, unit_amount: 25.00}",
-                                         keys: ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams"])
+                                         keys: ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
+                                                "shipping_class", "dimensions_mm"])
             cart.items.append(CartItem(
                 id: try item["id"]?.nonEmptyString("an item id") ?? "item-\(i + 1)",
                 label: try item["label"]?.nonEmptyString("a label") ?? "Item \(i + 1)",
                 quantity: try item["quantity"]?.int("a quantity", in: 1...1_000_000) ?? 1,
                 unitAmount: try money(try item.required("unit_amount", "the unit price like 25.00"), currency),
                 taxCategory: try item["tax_category"]?.nonEmptyString("a tax category like apparel"),
-                weightGrams: try item["weight_grams"]?.int("a weight in grams", in: 0...100_000_000)))
+                weightGrams: try item["weight_grams"]?.int("a weight in grams", in: 0...100_000_000),
+                shippingClass: try item["shipping_class"]?.nonEmptyString("a shipping class like oversized"),
+                dimensions: try item["dimensions_mm"].map { (n) throws(RulesError) in try dimensions(n) }))
         }
         for (i, entry) in (try m["discounts"]?.list() ?? []).enumerated() {
             let d = try entry.mapping("a discount like {id: promo, label: Promo, amount: -5.00}", keys: ["id", "label", "amount"])

@@ -91,7 +91,7 @@ struct MethodLoader {
     private func conditions(_ node: RulesNode) throws(RulesError) -> [MethodCondition] {
         let m = try node.mapping("conditions like {order_before: \"15:00\"}",
                                  keys: ["order_before", "weekdays", "cart_value_at_least", "cart_value_below",
-                                        "max_weight_grams", "payment_method_types", "triggers"])
+                                        "max_weight_grams", "payment_method_types", "triggers", "classes_in", "classes_not_in"])
         var result: [MethodCondition] = []
         if let n = m["order_before"] {
             guard hasWarehouse else { throw n.error(.invalidValue, "order_before is warehouse time; add warehouse: {time_zone: …}") }
@@ -110,13 +110,24 @@ struct MethodLoader {
             for item in try n.list() { set.insert(try item.choice(QuoteTrigger.self).rawValue) }
             result.append(.triggers(set))
         }
+        if let n = m["classes_in"] { result.append(.classesIn(try Self.classes(n))) }
+        if let n = m["classes_not_in"] { result.append(.classesNotIn(try Self.classes(n))) }
         return result
+    }
+
+    /// A list of shipping classes as items carry them (`shipping_class`), like [battery].
+    private static func classes(_ node: RulesNode) throws(RulesError) -> Set<String> {
+        let what = "shipping classes like [battery, oversized]"
+        let names = try node.stringList(what)
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && $0.count <= CartItem.maxShippingClassLength }) else { throw node.expected(what) }
+        return Set(names)
     }
 
     private func price(_ node: RulesNode) throws(RulesError) -> PriceRule {
         if case .scalar = node.node { return PriceRule(base: try amounts.amount(node)) }
         let m = try node.mapping("a price like {base: 5.00, free_over: 100.00}",
-                                 keys: ["base", "free_over", "by", "tiers", "above", "per_item", "surcharges"])
+                                 keys: ["base", "free_over", "by", "tiers", "above", "per_item", "surcharges",
+                                        "class_surcharges", "dimensional_divisor"])
         var rule = PriceRule()
         rule.base = try m["base"].map { (n) throws(RulesError) in try amounts.amount(n) }
         rule.freeOver = try m["free_over"].map { (n) throws(RulesError) in try amounts.amount(n) }
@@ -141,6 +152,12 @@ struct MethodLoader {
         } else if let above = m["above"] {
             throw above.error(.invalidValue, "above is the price beyond the last tier; it needs by: and tiers:")
         }
+        if let n = m["dimensional_divisor"] {
+            guard rule.measure == .weightGrams else {
+                throw n.error(.invalidValue, "dimensional_divisor sets the billable weight; it needs by: weight_grams")
+            }
+            rule.dimensionalDivisor = try n.int("mm³ per gram like 5000 (the carriers' 5000 cm³/kg)", in: 1...1_000_000_000)
+        }
         if rule.base == nil && rule.measure == nil && rule.perItem == nil {
             throw node.error(.missingKey, "expected base, by/tiers or per_item in the price")
         }
@@ -150,6 +167,22 @@ struct MethodLoader {
                 rule.surcharges.append(.init(zone: try zones.reference(try s.required("zone", "a zone id or inline zone")),
                                              amount: try amounts.amount(try s.required("amount", "an amount")),
                                              label: try s["label"]?.nonEmptyString("a label")))
+            }
+        }
+        if let list = m["class_surcharges"] {
+            for entry in try list.list() {
+                let s = try entry.mapping("a class surcharge like {class: oversized, amount: 15.00, per: item}",
+                                          keys: ["class", "amount", "per", "label"])
+                let classNode = try s.required("class", "a shipping class like oversized")
+                let name = try classNode.nonEmptyString("a shipping class like oversized")
+                guard name.count <= CartItem.maxShippingClassLength else {
+                    throw classNode.expected("a shipping class of at most \(CartItem.maxShippingClassLength) characters")
+                }
+                rule.classSurcharges.append(.init(shippingClass: name,
+                                                  amount: try amounts.amount(try s.required("amount", "an amount")),
+                                                  per: try s.required("per", "item (each unit of the class) or cart (once)")
+                                                      .choice(PriceRule.ClassSurcharge.Per.self),
+                                                  label: try s["label"]?.nonEmptyString("a label")))
             }
         }
         return rule

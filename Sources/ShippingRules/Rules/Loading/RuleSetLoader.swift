@@ -59,7 +59,7 @@ struct RuleSetLoader {
             }
         }
 
-        let tax = log.attempt { () throws(RulesError) in try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts) } } ?? nil
+        let tax = log.attempt { () throws(RulesError) in try doc["tax"].map { (n) throws(RulesError) in try loadTax(n, zones: zoneReader, amounts: amounts, level: rounding?.level) } } ?? nil
 
         var methods: [ShippingMethodRule] = []
         if let methodsNode = log.attempt({ () throws(RulesError) in try doc.required("shipping_methods", "a list of shipping methods") }),
@@ -79,7 +79,9 @@ struct RuleSetLoader {
         }
 
         let onSheetOpened = log.attempt { () throws(RulesError) in try doc["on_sheet_opened"].map { (n) throws(RulesError) in try n.choice(RuleSet.SheetOpened.self) } } ?? nil
-        let labels = log.attempt { () throws(RulesError) in try doc["labels"].map { (n) throws(RulesError) in try loadLabels(n) } } ?? nil
+        let labels = log.attempt { () throws(RulesError) in try doc["labels"].map { (n) throws(RulesError) in
+            try loadLabels(n, perRate: tax?.summary == .perRate)
+        } } ?? nil
         let noMethods = log.attempt { () throws(RulesError) in
             try doc["no_methods_error"].map { (n) throws(RulesError) in try loadShippingError(n, defaultCode: "SHIPPING_UNAVAILABLE") }
         } ?? nil
@@ -208,10 +210,16 @@ struct RuleSetLoader {
         return ShippingError(code: code, message: message)
     }
 
-    private func loadTax(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader) throws(RulesError) -> TaxPolicy {
+    private func loadTax(_ node: RulesNode, zones: ZoneReader, amounts: AmountReader, level: RoundingLevel?) throws(RulesError) -> TaxPolicy {
         let m = try node.mapping("a mapping like {layers: […], summary: combined}", keys: ["layers", "summary", "included_in_prices"])
         var policy = TaxPolicy()
-        if let summary = m["summary"] { policy.summary = try summary.choice(TaxPolicy.Summary.self) }
+        if let summary = m["summary"] {
+            policy.summary = try summary.choice(TaxPolicy.Summary.self)
+            // A line per rate shows what was rounded per rate; other levels round across rates.
+            if policy.summary == .perRate && (level ?? .line) != .rate {
+                throw summary.error(.invalidValue, "summary: per_rate shows the tax rounded once per rate; add rounding: {level: rate}")
+            }
+        }
         if let inclusive = m["included_in_prices"] { policy.includedInPrices = try inclusive.bool() }
         var ids: Set<String> = []
         for entry in try m["layers"]?.list() ?? [] {
@@ -301,7 +309,7 @@ struct RuleSetLoader {
         return DestinationCalendar(zone: zone, holidays: days.sorted(), field: node.path)
     }
 
-    private func loadLabels(_ node: RulesNode) throws(RulesError) -> RuleSet.Labels {
+    private func loadLabels(_ node: RulesNode, perRate: Bool) throws(RulesError) -> RuleSet.Labels {
         let m = try node.mapping("a mapping like {subtotal: Subtotal, shipping: Shipping, tax: Tax}",
                                  keys: ["subtotal", "shipping", "tax", "tax_included"])
         var labels = RuleSet.Labels()
@@ -312,6 +320,9 @@ struct RuleSetLoader {
             let what = "a label like \"Includes {label} {currency} {amount}\" ({amount} is required)"
             let text = try n.nonEmptyString(what)
             guard text.contains("{amount}") else { throw n.expected(what) }
+            if text.contains("{rate}") && !perRate {
+                throw n.error(.invalidValue, "{rate} names one rate; it needs tax: {summary: per_rate}")
+            }
             labels.taxIncluded = text
         }
         return labels

@@ -36,8 +36,20 @@ struct PriceRule: Sendable {
         var label: String?
     }
 
+    /// A handling fee for a shipping class: per unit of that class, or once when the cart holds any.
+    struct ClassSurcharge: Sendable {
+        enum Per: String, Sendable, CaseIterable { case item, cart }
+        var shippingClass: String
+        var amount: PriceAmount
+        var per: Per
+        var label: String?
+    }
+
     var base: PriceAmount?
     var measure: Measure?
+    /// With `by: weight_grams`: tiers compare the billable weight, each sized unit counting as at
+    /// least its volume over this many mm³ per gram.
+    var dimensionalDivisor: Int?
     var tiers: [Tier] = []
     /// The price beyond the last tier; without it a cart beyond the last tier is not offered this method.
     var above: PriceAmount?
@@ -46,6 +58,8 @@ struct PriceRule: Sendable {
     var freeOver: PriceAmount?
     /// Added even when free_over applies: a remote-area cost is not waived by a promotion.
     var surcharges: [Surcharge] = []
+    /// Added like `surcharges`, even when free_over applies: the carrier's handling cost stays.
+    var classSurcharges: [ClassSurcharge] = []
 }
 
 /// An extra condition for offering a method (same-day before 3pm, small carts only, …).
@@ -58,4 +72,8 @@ enum MethodCondition: Sendable {
     case maxWeightGrams(Int)
     case paymentMethodTypes(Set<String>)
     case triggers(Set<String>)
+    /// Offered only when some item carries one of these shipping classes (freight for oversized goods).
+    case classesIn(Set<String>)
+    /// Offered only when no item carries any of these shipping classes (no air for batteries).
+    case classesNotIn(Set<String>)
 }

@@ -48,6 +48,8 @@ struct TaxPolicy: Sendable {
     enum Summary: String, Sendable, CaseIterable {
         case combined
         case perLayer = "per_layer"
+        /// One line per tax rate, each rounded once (Japan's qualified invoice: 10 % and 8 % apart).
+        case perRate = "per_rate"
     }
 
     var layers: [TaxLayer] = []

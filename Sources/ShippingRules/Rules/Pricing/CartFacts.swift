@@ -20,7 +20,17 @@ struct CartFacts: Sendable {
     let valueAfterDiscounts: Money
     let weightGrams: Int
     let itemCount: Int
+    /// Units per shipping class; empty when no item names one.
+    let classUnits: [String: Int]
+    /// The items that give their size, for dimensional weight; `weightGrams` counts them too.
+    let sizedItems: [SizedItem]
     let taxableLines: [TaxableLine]
+
+    struct SizedItem: Sendable {
+        var gramsPerUnit: Int
+        var volumePerUnit: Int64
+        var quantity: Int
+    }
 
     enum CartFactsError: Error {
         case currencyMismatch(String)
@@ -38,6 +48,8 @@ struct CartFacts: Sendable {
         var weight = 0
         var count = 0
         var lines: [TaxableLine] = []
+        var classes: [String: Int] = [:]
+        var sized: [SizedItem] = []
         for (i, item) in cart.items.enumerated() {
             try check(item.unitAmount, "cart.items[\(i)].unit_amount")
             guard (1...1_000_000).contains(item.quantity) else { throw .outOfRange("cart.items[\(i)].quantity is outside 1…1000000") }
@@ -49,6 +61,11 @@ struct CartFacts: Sendable {
             guard grams <= 100_000_000 else { throw .outOfRange("cart.items[\(i)].weight_grams is too large") }
             weight += grams * item.quantity
             count += item.quantity
+            if let shippingClass = item.shippingClass { classes[shippingClass, default: 0] += item.quantity }
+            if let dimensions = item.dimensions {
+                guard let volume = dimensions.volume else { throw .outOfRange("cart.items[\(i)].dimensions_mm is too large") }
+                sized.append(SizedItem(gramsPerUnit: grams, volumePerUnit: volume, quantity: item.quantity))
+            }
             lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: item.unitAmount, category: item.taxCategory))
         }
         if cart.items.isEmpty, let subtotal = cart.subtotal {
@@ -74,7 +91,22 @@ struct CartFacts: Sendable {
         valueAfterDiscounts = Money(minorUnits: max(0, total + discountSum), currency: currency)
         weightGrams = weight
         itemCount = count
+        classUnits = classes
+        sizedItems = sized
         taxableLines = CartFacts.allocate(discount: discountSum, over: lines, total: total)
+    }
+
+    /// The weight a carrier bills when it charges by size: each sized unit counts as the larger of
+    /// its weight and its volume over `divisor` (mm³ per gram, so 5000 is the carriers' 5000 cm³/kg),
+    /// rounded up to the gram as carriers do and at most 100 t a unit; other units by their weight.
+    func billableWeightGrams(divisor: Int) -> Int {
+        var billable = weightGrams
+        for item in sizedItems {
+            let (whole, part) = item.volumePerUnit.quotientAndRemainder(dividingBy: Int64(divisor))
+            let bySize = Int(min(whole + (part > 0 ? 1 : 0), 100_000_000))
+            if bySize > item.gramsPerUnit { billable += (bySize - item.gramsPerUnit) * item.quantity }
+        }
+        return billable
     }
 
     /// Applies `discounts` in order to `goods` minor units: each takes at most what is left, and the

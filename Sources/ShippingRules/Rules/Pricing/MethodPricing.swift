@@ -7,7 +7,16 @@ extension PriceRule {
         if let measure {
             let value: ExactDecimal
             switch measure {
-            case .weightGrams: value = ExactDecimal(cart.weightGrams)
+            case .weightGrams:
+                if let divisor = dimensionalDivisor {
+                    let billable = cart.billableWeightGrams(divisor: divisor)
+                    if billable != cart.weightGrams {
+                        trace.add("dimensional weight: billable \(billable) g (actual \(cart.weightGrams) g, volume ÷ \(divisor))")
+                    }
+                    value = ExactDecimal(billable)
+                } else {
+                    value = ExactDecimal(cart.weightGrams)
+                }
             case .itemCount: value = ExactDecimal(cart.itemCount)
             case .cartValue: value = cart.valueAfterDiscounts.exactValue
             }
@@ -30,6 +39,22 @@ extension PriceRule {
         for surcharge in surcharges where holds(surcharge.zone) {
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
+        }
+        // Most carts name no class: skip hashing the class names.
+        for surcharge in classSurcharges where !cart.classUnits.isEmpty {
+            guard let units = cart.classUnits[surcharge.shippingClass] else { continue }
+            let each = surcharge.amount.money(in: currency)
+            // A merchant's fee times a hostile cart's million units must not trap the worker.
+            let (minor, overflow) = each.minorUnits.multipliedReportingOverflow(by: surcharge.per == .item ? Int64(units) : 1)
+            guard !overflow, minor <= Money.maxMinorUnits else {
+                trace.add("class surcharge \(surcharge.label ?? surcharge.shippingClass) × \(units) is beyond the largest amount")
+                return nil
+            }
+            let fee = Money(minorUnits: minor, currency: currency)
+            core = core + fee
+            let name = surcharge.label ?? surcharge.shippingClass
+            trace.add(surcharge.per == .item ? "class surcharge \(name) +\(each.decimalString) × \(units) = +\(fee.decimalString)"
+                                             : "class surcharge \(name) +\(fee.decimalString) once")
         }
         return core
     }

@@ -18,6 +18,9 @@ struct ExactSum: Sendable {
         }
     }
 
+    /// Whether nothing but zeros was added (an untaxed shipping charge of 0).
+    var isZero: Bool { numerator == 0 && others.allSatisfy { $0.numerator == 0 } }
+
     mutating func add(_ other: ExactSum) {
         if other.denominator != 0 { add(other.numerator, over: other.denominator) }
         for part in other.others { add(part.numerator, over: part.denominator) }

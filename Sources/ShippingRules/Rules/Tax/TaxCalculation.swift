@@ -46,6 +46,8 @@ struct TaxCalculation {
         // once per rate or once on the total at those levels. The shares add up to what is charged.
         var exact = [ExactSum](repeating: ExactSum(), count: matched.count)
         var rounded = [Int128](repeating: 0, count: matched.count)
+        // For summary per_rate (level rate): each rate's tax, rounded once, added and contained apart.
+        var perRate: [(contained: Bool, rate: Int128, minor: Int128)] = []
         let goodsValue = cart.taxableLines.reduce(Int128(0)) { $0 + Int128($1.base.minorUnits) }
         for contained in [false, true] {
             let kind = matched.indices.filter { matched[$0].includedInPrices == contained }
@@ -120,7 +122,10 @@ struct TaxCalculation {
             for group in byRate {
                 var total = ExactSum()
                 group.shares.forEach { total.add($0) }
-                for (l, minor) in zip(kind, LayerSplit.split(total.rounded(rounding.mode), exact: group.shares)) { rounded[l] += minor }
+                let charged = total.rounded(rounding.mode)
+                for (l, minor) in zip(kind, LayerSplit.split(charged, exact: group.shares)) { rounded[l] += minor }
+                // A rate nothing was taxed at (free shipping in a food-only cart) gets no line.
+                if !total.isZero { perRate.append((contained, group.rate, charged)) }
             }
         }
 
@@ -135,6 +140,22 @@ struct TaxCalculation {
                 } else {
                     trace.add("tax \(layer.id) \(layer.rate)% → \(money(minor).decimalString)")
                     result.added.append(Line(id: "tax-\(layer.id)", label: layer.label, amount: money(minor)))
+                }
+            }
+        case .perRate:
+            // Highest rate first, as Japanese invoices list 10 % before the reduced 8 %. Without
+            // {rate} in the included label, the rate goes into {label} so the lines stay apart.
+            let rateInLabel = labels.taxIncluded.contains("{rate}")
+            for group in perRate.sorted(by: { ($0.contained ? 1 : 0, -$0.rate) < ($1.contained ? 1 : 0, -$1.rate) }) {
+                let rate = ExactDecimal(significand: group.rate, scale: Self.rateScale).description
+                let amount = money(group.minor)
+                if group.contained {
+                    trace.add("tax at \(rate)% included in prices, \(rounding.mode.rawValue) once for the rate → \(amount.decimalString) contained")
+                    result.included.append(Line(id: "tax-included-\(rate)", label: includedLabel(rateInLabel ? labels.tax : "\(labels.tax) \(rate)%", amount, rate: rate),
+                                                amount: .zero(currency)))
+                } else {
+                    trace.add("tax at \(rate)%, \(rounding.mode.rawValue) once for the rate → \(amount.decimalString)")
+                    result.added.append(Line(id: "tax-\(rate)", label: "\(labels.tax) \(rate)%", amount: amount))
                 }
             }
         case .combined:
@@ -188,8 +209,9 @@ struct TaxCalculation {
         return Lines(added: [Line(id: "tax", label: labels.tax, amount: amount)])
     }
 
-    private func includedLabel(_ label: String, _ amount: Money) -> String {
+    private func includedLabel(_ label: String, _ amount: Money, rate: String = "") -> String {
         labels.taxIncluded.replacing("{label}", with: label)
+            .replacing("{rate}", with: rate)
             .replacing("{currency}", with: amount.currency.code)
             .replacing("{amount}", with: amount.decimalString)
     }
