@@ -85,6 +85,32 @@ struct ReferenceDataTests {
         #expect(update?.shippingMethods.first?.deliveryEstimate.map { "\($0.from)..\($0.to)" } == "2026-11-30..2026-11-30")
     }
 
+    @Test func openOnRemovesARegionsDayTheWarehouseWorks() throws {
+        let rules = try Fixture.rules("""
+        warehouse: { time_zone: America/Los_Angeles, holidays: [US], open_on: [2026-10-12] }
+        shipping_methods: [{ id: standard, label: Standard, price: 5.00 }]
+
+        """)
+        let holidays = Set(rules.warehouse!.holidays.map(\.description))
+        #expect(!holidays.contains("2026-10-12"))
+        #expect(holidays.contains("2027-10-11"))       // Columbus Day of another year is still a holiday
+        #expect(Fixture.loadError("""
+        version: 1
+        payee: Shop
+        currencies: [USD]
+        warehouse: { time_zone: UTC, holidays: [US], open_on: [2026-10-13] }
+        shipping_methods: [{ id: s, label: S, price: 5.00 }]
+        """)?.description == "rules.yaml:4:56: warehouse.open_on[0]: 2026-10-13 is not among the warehouse's holidays, "
+                             + "so open_on changes nothing; leave it out")
+    }
+
+    /// us-acme names the federal holidays and works on Columbus Day and Veterans Day 2026.
+    @Test func theUSExampleClosesOnFederalHolidaysButColumbusAndVeteransDay2026() {
+        let holidays = Set(Fixture.acme.warehouse!.holidays.map(\.description))
+        #expect(["2026-11-26", "2026-12-25", "2027-01-01", "2027-01-18"].allSatisfy(holidays.contains))
+        #expect(!holidays.contains("2026-10-12") && !holidays.contains("2026-11-11"))
+    }
+
     @Test func deliveryCalendarsTakeRegionCodes() throws {
         let rules = try Fixture.rules("""
         warehouse: { time_zone: Europe/London, cutoff: "14:00" }

@@ -117,7 +117,7 @@ struct RuleSetLoader {
 
     private func loadWarehouse(_ node: RulesNode) throws(RulesError) -> Warehouse {
         let m = try node.mapping("a mapping like {time_zone: America/Los_Angeles, cutoff: \"14:00\"}",
-                                 keys: ["time_zone", "cutoff", "business_days", "holidays", "handling_days"])
+                                 keys: ["time_zone", "cutoff", "business_days", "holidays", "open_on", "handling_days"])
         let zoneNode = try m.required("time_zone", "an IANA time zone like America/Los_Angeles")
         let zoneName = try zoneNode.string("an IANA time zone like America/Los_Angeles")
         let timeZone = try Self.timeZone(zoneNode, zoneName)
@@ -126,6 +126,15 @@ struct RuleSetLoader {
         guard !businessDays.isEmpty else { throw m["business_days"]!.expected("at least one business day") }
         var holidays: Set<CalendarDate> = []
         if let list = m["holidays"] { holidays = Set(try HolidayReader.days(list).map(CalendarDate.init(daysSinceEpoch:))) }
+        // Days a holiday region lists that the warehouse works all the same (Columbus Day, say).
+        if let list = m["open_on"] {
+            for item in try list.list() {
+                let date = try item.date()
+                guard holidays.remove(date) != nil else {
+                    throw item.error(.invalidValue, "\(date) is not among the warehouse's holidays, so open_on changes nothing; leave it out")
+                }
+            }
+        }
         let handling = try m["handling_days"].map { (n) throws(RulesError) in try n.int("a number of business days", in: 0...60) } ?? 0
         return Warehouse(timeZone: timeZone, cutoffMinutes: cutoff, businessDays: businessDays, holidays: holidays, handlingDays: handling)
     }
