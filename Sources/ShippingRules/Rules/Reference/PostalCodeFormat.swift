@@ -28,10 +28,11 @@ struct PostalCodeFormat: Sendable {
     }()
 
     /// Whether the code (trimmed and upper-cased, as sent) is one of the country's: a full code, or
-    /// a shortened one where Apple Pay shortens. A short completed code stays a small string (no allocation).
+    /// a shortened one where Apple Pay shortens. A code no longer than the shortened form is only
+    /// ever one (full UK postcodes have 5 characters or more, Canadian 6), so it is matched once,
+    /// completed; the completed code stays a small string (no allocation).
     func accepts(_ raw: String) -> Bool {
-        if regex.matches(raw) { return true }
-        guard let shortened, raw.utf8.count <= shortened.maxLength else { return false }
-        return regex.matches(raw + shortened.completion)
+        if let shortened, raw.utf8.count <= shortened.maxLength { return regex.matches(raw + shortened.completion) }
+        return regex.matches(raw)
     }
 }
