@@ -15,6 +15,7 @@ struct PostalRegexTests {
         #"^\d{5}(-\d{4})?$"#, #"^\d{3}-?\d{4}$"#, #"^[A-Z]{1,2}[0-9][A-Z0-9]?( ?[0-9][A-Z]{2})?$"#,
         #"^\d{3}"#, #"^(?:SW)\d+"#, #"^[A-Z]\d[A-Z] ?\d[A-Z]\d$"#, #"^9[0-6]\d*$"#, #"^(\d{2}){2,}$"#, #"^(A?)*B$"#,
         #"^\d{2}\.\d$"#, #"^[-A]{2}$"#, #"^[A-]+$"#,
+        #"^(?:SW|S|EC)\d[A-Z\d]?$"#, #"^(?:(?:A|AB)|)B?$"#, #"^(?:A|AB)(?:B|)$"#, #"^(?:\d{5}|[A-Z]{2}\d)(?:-\d{4})?$"#,
     ]
     static let codes = [
         "95014", "95014-1234", "95014-12", "9501", "950141", "123-4567", "1234567", "12-34567", "SW1A 1AA", "SW1A1AA", "SW1A",
@@ -33,6 +34,27 @@ struct PostalRegexTests {
                 #expect(program == foundation, "\(pattern) on \"\(code)\"")
             }
         }
+    }
+
+    /// Google's formats as the reference data writes them, wrapped as `PostalCodeFormat` wraps them:
+    /// those inside the subset (the UK's, with its postcode areas as alternatives) answer as Foundation does.
+    @Test func theReferenceDataFormatsAnswerAsFoundationDoes() {
+        var compiled = 0
+        for line in PostalCodeFormats.countries.split(separator: "\n") {
+            let source = "^(?:" + line.drop { $0 != "=" }.dropFirst() + ")$"
+            guard ByteProgram(compiling: source) != nil else { continue }
+            compiled += 1
+            for code in Self.codes + ["SW1A 0AA", "GIR 0AA", "BFPO 61", "QQ1 1AA", "M5V 0A0", "1012 AB", "10115", "900-0001"] {
+                let (program, foundation) = answers(source, code)
+                #expect(program == foundation, "\(source) on \"\(code)\"")
+            }
+        }
+        #expect(compiled >= 170)
+        for country in ["GB", "US", "CA", "JP", "DE", "FR", "NL", "IE", "KW"] {
+            let format = PostalCodeFormat.countries[country]
+            #expect(format?.regex.program != nil, "\(country)")
+        }
+        #expect(ByteProgram(compiling: #"^(?:GIR ?0AA|(?:(?:AB|SW)(?:\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}))|BFPO ?\d{1,4})$"#) != nil)
     }
 
     @Test func exactAnswersForTheUSZip() {

@@ -194,6 +194,7 @@ extension AddressCondition {
         case .cityNotIn(let s): return "city_not_in \(list(s))"
         case .postalCodeMatching(let p): return "postal_code_matching \(p.map(\.description).joined(separator: ","))"
         case .postalCodeNotMatching(let p): return "postal_code_not_matching \(p.map(\.description).joined(separator: ","))"
+        case .postalCodeNotValidForCountry: return "postal_code_not_valid_for_country"
         case .inZone(let z): return "zone \(z.signature)"
         case .notInZone(let z): return "not_in_zone \(z.signature)"
         case .missing(let f): return "missing \(f.map(\.rawValue).sorted().joined(separator: ","))"

@@ -128,7 +128,7 @@ struct RuleSetLoader {
 
     private func loadWarehouse(_ node: RulesNode) throws(RulesError) -> Warehouse {
         let m = try node.mapping("a mapping like {time_zone: America/Los_Angeles, cutoff: \"14:00\"}",
-                                 keys: ["time_zone", "cutoff", "business_days", "holidays", "handling_days"])
+                                 keys: ["time_zone", "cutoff", "business_days", "holidays", "open_on", "handling_days"])
         let zoneNode = try m.required("time_zone", "an IANA time zone like America/Los_Angeles")
         let zoneName = try zoneNode.string("an IANA time zone like America/Los_Angeles")
         let timeZone = try Self.timeZone(zoneNode, zoneName)
@@ -136,7 +136,16 @@ struct RuleSetLoader {
         let businessDays = try m["business_days"].map { (n) throws(RulesError) in try Weekday.set(n) } ?? [1, 2, 3, 4, 5]
         guard !businessDays.isEmpty else { throw m["business_days"]!.expected("at least one business day") }
         var holidays: Set<CalendarDate> = []
-        if let list = m["holidays"] { for item in try list.list() { holidays.insert(try item.date()) } }
+        if let list = m["holidays"] { holidays = Set(try HolidayReader.days(list).map(CalendarDate.init(daysSinceEpoch:))) }
+        // Days a holiday region lists that the warehouse works all the same (Columbus Day, say).
+        if let list = m["open_on"] {
+            for item in try list.list() {
+                let date = try item.date()
+                guard holidays.remove(date) != nil else {
+                    throw item.error(.invalidValue, "\(date) is not among the warehouse's holidays, so open_on changes nothing; leave it out")
+                }
+            }
+        }
         let handling = try m["handling_days"].map { (n) throws(RulesError) in try n.int("a number of business days", in: 0...60) } ?? 0
         return Warehouse(timeZone: timeZone, cutoffMinutes: cutoff, businessDays: businessDays, holidays: holidays, handlingDays: handling)
     }
@@ -223,6 +232,16 @@ struct RuleSetLoader {
         if let inclusive = m["included_in_prices"] { policy.includedInPrices = try inclusive.bool() }
         var ids: Set<String> = []
         for entry in try m["layers"]?.list() ?? [] {
+            if case .mapping(let pairs, _) = entry.node, pairs.contains(where: { $0.key.text == "preset" }) {
+                let layers = node.log.attempt { () throws(RulesError) in
+                    try TaxPresetReader(zones: zones, includedByDefault: policy.includedInPrices).layers(entry)
+                } ?? []
+                for layer in layers {
+                    if ids.insert(layer.id).inserted { policy.layers.append(layer) }
+                    else { node.log.record(entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique")) }
+                }
+                continue
+            }
             node.log.attempt { () throws(RulesError) in
                 let layer = try loadLayer(entry, zones: zones, amounts: amounts, includedByDefault: policy.includedInPrices)
                 guard ids.insert(layer.id).inserted else { throw entry.error(.duplicate, "tax layer id '\(layer.id)' is used twice; ids must be unique") }
@@ -302,10 +321,9 @@ struct RuleSetLoader {
     private func loadDestinationCalendar(_ node: RulesNode, zones: ZoneReader) throws(RulesError) -> DestinationCalendar {
         let m = try node.mapping("a calendar like {zone: {country: US, state: HI}, holidays: [2027-06-11]}", keys: ["zone", "holidays"])
         let zone = try zones.reference(try m.required("zone", "a zone id or a zone like {country: US, state: HI}"))
-        let list = try m.required("holidays", "the dates carriers do not deliver there, like [2027-06-11]")
-        var days: Set<Int> = []
-        for item in try list.list() { days.insert(try item.date().daysSinceEpoch) }
-        guard !days.isEmpty else { throw list.expected("at least one date like 2027-06-11") }
+        let list = try m.required("holidays", "the dates carriers do not deliver there, like [2027-06-11] or [US-HI]")
+        let days = try HolidayReader.days(list)
+        guard !days.isEmpty else { throw list.expected("at least one date like 2027-06-11 or a region like US-HI") }
         return DestinationCalendar(zone: zone, holidays: days.sorted(), field: node.path)
     }
 

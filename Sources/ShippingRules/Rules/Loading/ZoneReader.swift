@@ -76,7 +76,7 @@ struct AddressConditionReader {
 
     static let keys: Set<String> = [
         "country", "country_in", "country_not_in", "state", "state_in", "state_not_in", "city_in", "city_not_in",
-        "postal_code_matching", "postal_code_not_matching", "zone", "not_in_zone", "missing",
+        "postal_code_matching", "postal_code_not_matching", "postal_code_not_valid_for_country", "zone", "not_in_zone", "missing",
     ]
 
     func conditions(_ node: RulesNode) throws(RulesError) -> [AddressCondition] {
@@ -94,6 +94,10 @@ struct AddressConditionReader {
             case "city_not_in": result.append(.cityNotIn(Set(try n.stringList("a city").map(PlaceName.fold))))
             case "postal_code_matching": result.append(.postalCodeMatching(try ZoneReader.postalPatterns(n)))
             case "postal_code_not_matching": result.append(.postalCodeNotMatching(try ZoneReader.postalPatterns(n)))
+            case "postal_code_not_valid_for_country":
+                guard try n.bool() else { throw n.expected("true (false would never refuse anything: leave the key out)") }
+                _ = PostalCodeFormat.countries.count    // compiled now, not on the first quote
+                result.append(.postalCodeNotValidForCountry)
             case "zone": result.append(.inZone(try zones.reference(n)))
             case "not_in_zone": result.append(.notInZone(try zones.reference(n)))
             case "missing":

@@ -26,8 +26,8 @@ struct PostalRegex: @unchecked Sendable {
 
 /// A regular expression of the subset `^ atom* $?` compiled to a backtracking program over bytes.
 /// Atoms: ASCII letters and digits, space and `-`; `\d`; `\` before a punctuation character;
-/// classes `[...]` of those characters and ranges (no negation); groups `(...)` and `(?:...)`
-/// without alternation; each optionally followed by `?`, `*`, `+`, `{n}`, `{n,}` or `{n,m}`
+/// classes `[...]` of those characters and ranges (no negation); groups `(...)` and `(?:...)`,
+/// with alternatives `|` inside a group (Google's postal-code formats: `(?:AB|AL|B|…)`); each optionally followed by `?`, `*`, `+`, `{n}`, `{n,}` or `{n,m}`
 /// (greedy only: a lazy or possessive quantifier is left to Foundation).
 struct ByteProgram: Sendable {
     enum Instruction: Sendable {
@@ -42,7 +42,9 @@ struct ByteProgram: Sendable {
     }
 
     let code: [Instruction]
-    static let maxInstructions = 512
+    /// Room for the UK's format (about 120 postcode areas as alternatives); the memo of a
+    /// 10-character code then still fits in a 1 kB stack allocation.
+    static let maxInstructions = 768
     /// Codes longer than this are left to Foundation (the memo below grows with the length).
     static let maxInputLength = 64
 
@@ -121,6 +123,8 @@ struct ByteProgram: Sendable {
     indirect enum Node: Sendable {
         case bytes(low: UInt64, high: UInt64)
         case group([Quantified])
+        /// Two or more sequences, any of which may match.
+        case alternatives([[Quantified]])
     }
 
     struct Quantified: Sendable {
@@ -158,6 +162,19 @@ struct ByteProgram: Sendable {
         switch node {
         case .bytes(let low, let high): code.append(.byte(low: low, high: high))
         case .group(let sequence): emit(sequence, into: &code)
+        case .alternatives(let sequences):
+            // split(this one, the next split) before each but the last; each taken one jumps past the rest.
+            var jumps: [Int] = []
+            for (k, sequence) in sequences.enumerated() {
+                guard k < sequences.count - 1 else { emit(sequence, into: &code); break }
+                let split = code.count
+                code.append(.accept)    // placeholder
+                emit(sequence, into: &code)
+                jumps.append(code.count)
+                code.append(.accept)    // placeholder
+                code[split] = .split(split + 1, code.count)
+            }
+            for j in jumps { code[j] = .jump(code.count) }
         }
     }
 
@@ -166,7 +183,8 @@ struct ByteProgram: Sendable {
         var i = 0
         var anchoredAtEnd = false
         /// Bounds the program's size before it is built (a `{1000}` would unroll).
-        var budget = ByteProgram.maxInstructions
+        /// (An estimate above the real size, compounding with nesting: what is emitted is checked against `maxInstructions` again.)
+        var budget = ByteProgram.maxInstructions * 16
 
         var atEnd: Bool { i == bytes.count }
 
@@ -176,12 +194,12 @@ struct ByteProgram: Sendable {
             return true
         }
 
-        /// Atoms until the end, a `)` (left for the caller) or a final `$`.
+        /// Atoms until the end, a `)` or `|` (left for the caller) or a final `$`.
         mutating func sequence() -> [Quantified]? {
             var items: [Quantified] = []
             while i < bytes.count {
                 let b = bytes[i]
-                if b == UInt8(ascii: ")") { break }
+                if b == UInt8(ascii: ")") || b == UInt8(ascii: "|") { break }
                 if b == UInt8(ascii: "$") {
                     // Only as the very last character, at the top level.
                     guard i == bytes.count - 1 else { return nil }
@@ -202,8 +220,14 @@ struct ByteProgram: Sendable {
             case UInt8(ascii: "("):
                 // A plain or non-capturing group (captures do not change whether there is a match).
                 if take(UInt8(ascii: "?")) { guard take(UInt8(ascii: ":")) else { return nil } }
-                guard let inner = sequence(), !anchoredAtEnd, take(UInt8(ascii: ")")) else { return nil }
-                return .group(inner)
+                guard let inner = sequence(), !anchoredAtEnd else { return nil }
+                var sequences = [inner]
+                while take(UInt8(ascii: "|")) {
+                    guard let next = sequence(), !anchoredAtEnd else { return nil }
+                    sequences.append(next)
+                }
+                guard take(UInt8(ascii: ")")) else { return nil }
+                return sequences.count == 1 ? .group(inner) : .alternatives(sequences)
             case UInt8(ascii: "["):
                 return characterClass()
             case UInt8(ascii: "\\"):
@@ -220,7 +244,7 @@ struct ByteProgram: Sendable {
             }
         }
 
-        /// `[` taken: letters, digits, space, `-` at either end, and ranges of letters or digits.
+        /// `[` taken: letters, digits, space, `\d`, escaped punctuation, `-` at either end, and ranges of letters or digits.
         mutating func characterClass() -> Node? {
             var low: UInt64 = 0, high: UInt64 = 0
             var first = true
@@ -228,6 +252,21 @@ struct ByteProgram: Sendable {
                 let b = bytes[i]
                 i += 1
                 if b == UInt8(ascii: "]") && !first { return .bytes(low: low, high: high) }
+                if b == UInt8(ascii: "\\") {
+                    // `\d` (the ASCII digits, as for any printable ASCII code) or an escaped punctuation character.
+                    guard i < bytes.count else { return nil }
+                    let escaped = bytes[i]
+                    i += 1
+                    let range: ClosedRange<UInt8>
+                    if escaped == UInt8(ascii: "d") { range = UInt8(ascii: "0")...UInt8(ascii: "9") }
+                    else if ByteProgram.isPunctuation(escaped) { range = escaped...escaped }
+                    else { return nil }
+                    guard case .bytes(let l, let h) = ByteProgram.set(range) else { return nil }
+                    low |= l
+                    high |= h
+                    first = false
+                    continue
+                }
                 if b == UInt8(ascii: "-") {
                     // Literal only first or last.
                     guard first || (i < bytes.count && bytes[i] == UInt8(ascii: "]")) else { return nil }
@@ -292,8 +331,13 @@ struct ByteProgram: Sendable {
     private static func size(_ node: Node) -> Int {
         switch node {
         case .bytes: return 1
-        case .group(let items): return items.reduce(0) { $0 + ($1.max ?? $1.min + 1 + 1) * size($1.node) + 1 }
+        case .group(let items): return size(items)
+        case .alternatives(let sequences): return sequences.reduce(0) { $0 + size($1) + 2 }
         }
+    }
+
+    private static func size(_ items: [Quantified]) -> Int {
+        items.reduce(0) { $0 + ($1.max ?? $1.min + 1 + 1) * size($1.node) + 1 }
     }
 
     static func set(_ range: ClosedRange<UInt8>) -> Node {

@@ -27,6 +27,8 @@ enum AddressCondition: Sendable {
     case cityNotIn(Set<String>)
     case postalCodeMatching([PostalPattern])
     case postalCodeNotMatching([PostalPattern])
+    /// The code does not fit its country's real format (reference data), shortened forms allowed.
+    case postalCodeNotValidForCountry
     case inZone(Zone)
     case notInZone(Zone)
     case missing(Set<AddressField>)
@@ -57,6 +59,12 @@ enum AddressCondition: Sendable {
         case .postalCodeNotMatching(let patterns):
             guard let code = a.postalCode, let raw = a.rawPostalCode else { return "postal code needed, missing" }
             return patterns.contains { $0.matches(normalized: code, raw: raw) } ? "postal code matches" : nil
+        case .postalCodeNotValidForCountry:
+            guard let c = a.country else { return "country needed, missing" }
+            guard let raw = a.rawPostalCode else { return "postal code needed, missing" }
+            // A country without postal codes in the data cannot be told a code is wrong.
+            guard let format = PostalCodeFormat.countries[c] else { return "no postal-code format known for the country" }
+            return format.accepts(raw) ? "postal code fits the country's format" : nil
         case .inZone(let zone):
             return zone.mismatch(a).map { "not in \(zone.name): \($0)" }
         case .notInZone(let zone):
