@@ -91,6 +91,10 @@ enum JavaPartitioner {
         let worker = try WorkerProcess(bootstrap: bootstrap)
         defer { Binary.stop(worker.process) }
 
+        // Once the worker has joined: beside the whole suite a join can take long enough that events
+        // sent before it would pass their reply_by and be dropped as expired, unanswered.
+        try #require(worker.awaitLog("partitions assigned", timeout: 180), "the worker never joined: \(worker.stderr)")
+
         // Through the gateway library: 24 sessions, so a wrong partitioner cannot pass by chance.
         let kafka = KafkaConfiguration(["bootstrap.servers": bootstrap, "fetch.wait.max.ms": "5"])
         let gateway = QuoteGateway(configuration: .init(kafka: kafka))
@@ -100,7 +104,6 @@ enum JavaPartitioner {
 
         // Through `shipquote send`, which waits for the worker's reply.
         let example = Binary.repository.appendingPathComponent("examples/events/contract-example.json").path
-        try #require(worker.awaitLog("partitions assigned", timeout: 60), "the worker never joined: \(worker.stderr)")
         let sent = try Binary.run(["send", "--bootstrap-servers", bootstrap, "--event", example, "--restamp", "--timeout", "60",
                                    "-X", "fetch.wait.max.ms=5"], timeout: 90)
         #expect(sent.status == 0, "send: \(sent.stderr)")
@@ -116,7 +119,7 @@ enum JavaPartitioner {
 
         // The worker's replies are keyed by session too.
         let replies = try TopicRecords.read(bootstrap: bootstrap, topic: Topics.defaultQuoteReplies, partitions: 8,
-                                            until: { Set($0.compactMap(\.key)).count >= sessions.count + 1 }, timeout: 60)
+                                            until: { Set($0.compactMap(\.key)).count >= sessions.count + 1 }, timeout: 120)
         var replied: [String: Int32] = [:]
         for record in replies { replied[String(decoding: record.key ?? [], as: UTF8.self)] = record.partition }
         for session in sessions + [Self.sendSession] {
@@ -130,7 +133,7 @@ enum JavaPartitioner {
         AddressChangeEvent(sessionID: session, sequence: 1, paymentMethodType: "APPLE_PAY", trigger: .addressChanged,
                            currency: .usd, shippingAddress: PartialAddress(city: "Cupertino", state: "CA", postalCode: "95014", countryCode: "US"),
                            cart: Cart(subtotal: Money(minorUnits: 1000, currency: .usd)), occurredAt: Date(),
-                           replyBy: Date().addingTimeInterval(120))
+                           replyBy: Date().addingTimeInterval(600))
     }
 }
 
