@@ -65,19 +65,7 @@ static inline struct MHD_Daemon *shipquote_mhd_start_gateway_tls(unsigned int fl
                                                                  const char *certificatePEM, const char *keyPEM, const char *keyPassword,
                                                                  struct shipquote_mhd_error *error) {
     flags |= MHD_USE_TLS | MHD_USE_ERROR_LOG;
-    if (keyPassword != NULL) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
-                                MHD_OPTION_EXTERNAL_LOGGER, shipquote_mhd_log_error, (void *)error,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_CONNECTION_TIMEOUT, connectionTimeout,
-                                MHD_OPTION_CONNECTION_LIMIT, connectionLimit,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, connectionMemoryLimit,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
-                                MHD_OPTION_HTTPS_MEM_CERT, certificatePEM,
-                                MHD_OPTION_HTTPS_MEM_KEY, keyPEM,
-                                MHD_OPTION_HTTPS_KEY_PASSWORD, keyPassword,
-                                MHD_OPTION_END);
-    }
+    /* Without a password the list ends where the password option would stand. */
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_EXTERNAL_LOGGER, shipquote_mhd_log_error, (void *)error,
                             MHD_OPTION_SOCK_ADDR, address,
@@ -87,5 +75,6 @@ static inline struct MHD_Daemon *shipquote_mhd_start_gateway_tls(unsigned int fl
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
                             MHD_OPTION_HTTPS_MEM_CERT, certificatePEM,
                             MHD_OPTION_HTTPS_MEM_KEY, keyPEM,
+                            keyPassword != NULL ? MHD_OPTION_HTTPS_KEY_PASSWORD : MHD_OPTION_END, keyPassword,
                             MHD_OPTION_END);
 }

@@ -52,19 +52,3 @@ enum GatewayCalls {
         let done = DispatchSemaphore(value: 0)
     }
 }
-
-/// Waits on this thread for async work (the gateway's start and drain).
-enum AsyncWait {
-    static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<T, E>?>(nil)
-        Task {
-            let r: Result<T, E>
-            do throws(E) { r = .success(try await work()) } catch { r = .failure(error) }
-            result.withLock { $0 = r }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
-}

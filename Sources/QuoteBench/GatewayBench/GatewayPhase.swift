@@ -38,7 +38,7 @@ struct GatewayPhase {
 
         let gateway = QuoteGateway(configuration: .init(kafka: broker.kafka, eventsTopic: topics.addressChanged, repliesTopic: topics.quoteReplies))
         defer { gateway.close() }
-        try AsyncWait.run { () async throws(GatewayError) in try await gateway.start() }
+        try BlockingCall.run { () async throws(GatewayError) in try await gateway.start() }.get()
         let http = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
         let timeout = http.defaultTimeout.components.seconds
 
@@ -49,14 +49,14 @@ struct GatewayPhase {
         case .http:
             let started = try QuoteHTTPGateway(configuration: http, gateway: gateway)
             server = started
-            try AsyncWait.run { () async throws(GatewayError) in try await started.start() }
+            try BlockingCall.run { () async throws(GatewayError) in try await started.start() }.get()
             caller = Self.httpCallers(port: started.address.port, timeoutSeconds: Int(timeout) + 5, plan: plan.events,
                                       warmups: warmups, merchant: context.merchant)
         case .kafka:
             caller = Self.libraryCallers(gateway, timeoutSeconds: Int(timeout), plan: plan.events, warmups: warmups, merchant: context.merchant)
         }
         defer {
-            if let server { AsyncWait.run { await server.drain(grace: .seconds(2)) } }
+            if let server { _ = BlockingCall.run { await server.drain(grace: .seconds(2)) } }
         }
 
         // Calls on sessions of their own before the clock starts: every partition has been fetched and answered once.

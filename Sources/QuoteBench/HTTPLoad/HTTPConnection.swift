@@ -13,11 +13,22 @@ private func openStreamSocket() -> Int32 { socket(AF_INET, streamSocket, 0) }
 private func connectDescriptor(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { connect(fd, address, length) }
 
 /// One kept-alive HTTP/1.1 connection to 127.0.0.1, used by one thread at a time: a request's
-/// bytes out, blocking, then the response read until its `Content-Length` is in.
+/// bytes out, blocking, then the response read until its `Content-Length` is in. The bench's
+/// callers and `shipquote demo`'s HTTP steps both use it.
 ///
 /// The only raw memory here is the receive buffer and the request's bytes, each borrowed for the
 /// one `send`/`recv` call that uses it (`withUnsafe…Bytes`); nothing keeps a pointer past the call.
-final class HTTPConnection {
+public final class HTTPConnection {
+    /// One response: its status, head (status line and headers) and body.
+    public struct Response: Sendable {
+        public let status: Int
+        public let head: [UInt8]
+        public let body: [UInt8]
+
+        /// A header's value (the first of that name, case-insensitive), trimmed.
+        public func header(_ lowercaseName: String) -> String? { HTTPConnection.headerValue(lowercaseName, head[...]) }
+    }
+
     private let port: UInt16
     private let timeoutSeconds: Int
     private var socket: Int32 = -1
@@ -26,7 +37,7 @@ final class HTTPConnection {
     private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     /// Connects on the first request; a receive waits at most `timeoutSeconds`.
-    init(port: UInt16, timeoutSeconds: Int) {
+    public init(port: UInt16, timeoutSeconds: Int) {
         self.port = port
         self.timeoutSeconds = timeoutSeconds
     }
@@ -37,20 +48,28 @@ final class HTTPConnection {
     /// (connection refused or reset, timed out). A kept-alive connection the server closed
     /// meanwhile is reopened once.
     func exchange(_ request: [UInt8]) -> Int {
+        exchange(request, keepingBody: false)?.status ?? 0
+    }
+
+    /// Sends a whole request and returns the whole response; nil when none came.
+    public func fetch(_ request: [UInt8]) -> Response? { exchange(request, keepingBody: true) }
+
+    /// `keepingBody` false spares the bench's callers a copy of every head and body.
+    private func exchange(_ request: [UInt8], keepingBody: Bool) -> Response? {
         for attempt in 0..<2 {
             let reused = socket >= 0
-            if !reused && !open() { return 0 }
-            if sendAll(request), let status = readResponse() { return status }
+            if !reused && !open() { return nil }
+            if sendAll(request), let response = readResponse(keepingBody: keepingBody) { return response }
             close()
-            if !reused || attempt == 1 { return 0 }
+            if !reused || attempt == 1 { return nil }
         }
-        return 0
+        return nil
     }
 
     /// Connects now rather than on the first request (which then pays for it); a failure is retried then.
     func connect() { if socket < 0 { _ = open() } }
 
-    func close() {
+    public func close() {
         if socket >= 0 { closeDescriptor(socket) }
         socket = -1
         received.removeAll(keepingCapacity: true)
@@ -87,7 +106,7 @@ final class HTTPConnection {
     }
 
     /// Reads one response; nil when the connection ended or timed out before all of it came.
-    private func readResponse() -> Int? {
+    private func readResponse(keepingBody: Bool) -> Response? {
         var headerEnd: Int? = Self.headerEnd(in: received, from: 0)
         while headerEnd == nil {
             let searchFrom = max(0, received.count - 3)
@@ -100,9 +119,11 @@ final class HTTPConnection {
         let total = headerEnd! + 4 + length
         while received.count < total { guard receiveMore() else { return nil } }
         let closing = Self.headerValue("connection", head)?.lowercased() == "close"
+        let response = keepingBody ? Response(status: status, head: Array(head), body: Array(received[(headerEnd! + 4)..<total]))
+                                   : Response(status: status, head: [], body: [])
         received.removeFirst(total)
         if closing { close() }
-        return status
+        return response
     }
 
     private func receiveMore() -> Bool {

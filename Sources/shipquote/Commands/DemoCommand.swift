@@ -52,7 +52,7 @@ enum DemoCommand {
         let gateway = QuoteGateway(configuration: .init(kafka: kafka, eventsTopic: topics.addressChanged,
                                                         repliesTopic: topics.quoteReplies),
                                    log: logger.kafkaLogSink, onClientError: logger.kafkaClientError)
-        try Blocking.run { () async throws(GatewayError) in try await gateway.start() }.get()
+        try BlockingCall.run { () async throws(GatewayError) in try await gateway.start() }.get()
         // The group's first join on the embedded broker takes a few seconds.
         let joinDeadline = Date().addingTimeInterval(30)
         while worker.assignedPartitions.isEmpty && Date() < joinDeadline { usleep(50_000) }
@@ -100,9 +100,9 @@ enum DemoCommand {
         var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
         configuration.defaultTimeout = .seconds(15)
         let http = try QuoteHTTPGateway(configuration: configuration, gateway: gateway)
-        try Blocking.run { () async throws(GatewayError) in try await http.start() }.get()
+        try BlockingCall.run { () async throws(GatewayError) in try await http.start() }.get()
         defer {
-            _ = Blocking.run { () async -> Void in await http.drain(grace: .seconds(1)) }
+            _ = BlockingCall.run { () async -> Void in await http.drain(grace: .seconds(1)) }
             gateway.close()
         }
         let checkout = DemoCheckout()

@@ -64,7 +64,7 @@ enum GatewayCommand {
         }
         logger.info("serving /metrics, /healthz, /readyz and the quote API",
                     ["listen": .text(http.address.description), "scheme": .text(settings.http.tls == nil ? "http" : "https")])
-        if case .failure(let error) = Blocking.run({ () async throws(GatewayError) in try await http.start() }) {
+        if case .failure(let error) = BlockingCall.run({ () async throws(GatewayError) in try await http.start() }) {
             fail(logger, "kafka: the gateway's clients could not start", error, ExitCode.configuration)
         }
         logger.info("ready: producer and reply reader started")

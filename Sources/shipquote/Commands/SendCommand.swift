@@ -52,7 +52,7 @@ enum SendCommand {
         let timeout = try a.int("--timeout") ?? 10
         // The gateway's async face, as a gateway service would call it; this command just waits for it.
         let sending = event
-        let answer = Blocking.run { () async throws(GatewayError) -> QuoteGateway.Answer in
+        let answer = BlockingCall.run { () async throws(GatewayError) -> QuoteGateway.Answer in
             try await gateway.quote(sending, defaultWait: .seconds(timeout))
         }
         switch answer {

@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBench
 import QuoteContract
 import QuoteHTTPGateway
 
@@ -37,13 +38,16 @@ struct DemoHTTPPlay {
     /// One call: the curl command that makes it, then what came back.
     func call(_ body: [UInt8]) {
         Output.line("  $ curl -X POST http://127.0.0.1:\(port)\(path) -H 'Content-Type: application/json' -d '\(String(decoding: body, as: UTF8.self))'")
-        switch LoopbackHTTPClient.post(port: port, path: path, body: body) {
-        case .failure(let failure):
-            Output.line("◀ no answer: \(failure)")
-        case .success(let response):
-            let outcome = response.headers["quote-outcome"].map { "  Quote-Outcome: \($0)" } ?? ""
-            Output.line("◀ HTTP \(response.status)\(outcome)   (\(Self.meaning(response.status, outcome: response.headers["quote-outcome"])))")
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let connection = HTTPConnection(port: port, timeoutSeconds: 30)
+        defer { connection.close() }
+        if let response = connection.fetch(Array(head.utf8) + body) {
+            let outcome = response.header("quote-outcome")
+            Output.line("◀ HTTP \(response.status)\(outcome.map { "  Quote-Outcome: \($0)" } ?? "")   (\(Self.meaning(response.status, outcome: outcome)))")
             if !response.body.isEmpty { Output.line("  " + String(decoding: response.body, as: UTF8.self)) }
+        } else {
+            Output.line("◀ no answer from 127.0.0.1:\(port) within 30 s")
         }
         Output.line()
     }

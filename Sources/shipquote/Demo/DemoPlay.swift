@@ -33,7 +33,7 @@ struct DemoPlay {
     func step(_ event: AddressChangeEvent, note: String) throws {
         announce(event, note)
         let gateway = self.gateway, timeout = self.timeout
-        show(event.sequence, Blocking.run { () async throws(GatewayError) in try await gateway.quote(event, defaultWait: timeout) })
+        show(event.sequence, BlockingCall.run { () async throws(GatewayError) in try await gateway.quote(event, defaultWait: timeout) })
     }
 
     /// Two events of one session sent back to back: the older one's answer must never be applied.
@@ -42,7 +42,7 @@ struct DemoPlay {
         announce(second, "sent right behind it")
         let droppedBefore = worker.metrics.snapshot().drops[.superseded] ?? 0
         let gateway = self.gateway, timeout = self.timeout
-        let answer = Blocking.run { () async throws(GatewayError) in
+        let answer = BlockingCall.run { () async throws(GatewayError) in
             try await gateway.send([first, second])
             return try await gateway.reply(sessionID: second.sessionID, sequence: second.sequence, within: timeout)
         }
@@ -58,7 +58,7 @@ struct DemoPlay {
     func malformed(_ bytes: [UInt8], sessionID: String, sequence: Int64, note: String) throws {
         Output.line("▶ seq \(sequence)  malformed event   (\(note))")
         let gateway = self.gateway, timeout = self.timeout
-        show(sequence, Blocking.run { () async throws(GatewayError) in
+        show(sequence, BlockingCall.run { () async throws(GatewayError) in
             try await gateway.send(bytes: bytes, sessionID: sessionID, sequence: sequence)
             return try await gateway.reply(sessionID: sessionID, sequence: sequence, within: timeout)
         })

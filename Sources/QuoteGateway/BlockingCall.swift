@@ -1,10 +1,11 @@
 import Dispatch
 import Synchronization
 
-/// Runs async work from a synchronous command and waits for it: the commands are plain
-/// functions, the gateway's API is async.
-enum Blocking {
-    static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () async throws(E) -> T) -> Result<T, E> {
+/// Runs this library's async calls from synchronous code (the commands, the bench) and waits for
+/// them. Only from a thread of the caller's own: blocking one of Swift's cooperative threads
+/// (two on two cores) can starve the very task it waits for.
+public enum BlockingCall {
+    public static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () async throws(E) -> T) -> Result<T, E> {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, E>?>(nil)
         Task {
