@@ -81,7 +81,7 @@ extension JSONWriter {
 
     /// `"2026-10-13"`, written in place.
     mutating func date(_ date: CalendarDate) {
-        guard (1...9999).contains(date.year) else { return string(date.description) }
+        guard (-719_162...2_932_896).contains(date.daysSinceEpoch) else { return string(date.description) }   // years 1…9999
         rawValue(capacity: 12) { out in
             out[0] = UInt8(ascii: "\"")
             let count = RFC3339.writeFullDate(date, to: out + 1)

@@ -124,11 +124,12 @@ public enum RFC3339 {
 
     /// The same 10 bytes written at `out`; returns 10.
     public static func writeFullDate(_ date: CalendarDate, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        writePadded(date.year, width: 4, to: out)
+        let (year, month, day) = date.components
+        writePadded(year, width: 4, to: out)
         out[4] = UInt8(ascii: "-")
-        writePadded(date.month, width: 2, to: out + 5)
+        writePadded(month, width: 2, to: out + 5)
         out[7] = UInt8(ascii: "-")
-        writePadded(date.day, width: 2, to: out + 8)
+        writePadded(day, width: 2, to: out + 8)
         return 10
     }
 

@@ -1,16 +1,18 @@
 /// A day on a calendar, without a time or a zone: what a delivery estimate is made of.
+///
+/// Kept as a day number: a quote steps, compares and checks holidays on days many times and writes
+/// a date out at most twice a method, so the year, month and day are worked out only then.
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    /// Days since 1970-01-01 (proleptic Gregorian); lets dates step and compare without a calendar object.
+    public let daysSinceEpoch: Int
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               (1...CalendarDate.daysIn(month: month, year: year)).contains(day) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.daysSinceEpoch = CalendarDate.days(year: year, month: month, day: day)
     }
+
+    public init(daysSinceEpoch: Int) { self.daysSinceEpoch = daysSinceEpoch }
 
     /// Reads `YYYY-MM-DD` strictly.
     public init?(iso text: String) {
@@ -21,17 +23,20 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         self.init(year: y, month: m, day: d)
     }
 
+    public var year: Int { components.year }
+    public var month: Int { components.month }
+    public var day: Int { components.day }
+
     public var description: String {
         func pad(_ n: Int, _ width: Int) -> String {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
+        let (year, month, day) = components
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
-    }
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
@@ -43,8 +48,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         }
     }
 
-    /// Days since 1970-01-01 (proleptic Gregorian); lets dates step and compare without a calendar object.
-    public var daysSinceEpoch: Int {
+    static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -54,8 +58,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         return era * 146_097 + doe - 719_468
     }
 
-    public init(daysSinceEpoch z0: Int) {
-        let z = z0 + 719_468
+    /// Year, month and day of the day number, worked out at once.
+    public var components: (year: Int, month: Int, day: Int) {
+        let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
@@ -63,9 +68,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }
