@@ -8,8 +8,9 @@ demo: deps
 	$(SWIFT) build --product shipquote
 	$$($(SWIFT) build --show-bin-path)/shipquote demo
 
+# The test run is watched: a test that hangs fails the run with its threads dumped (scripts/run-tests.py).
 test: deps
-	$(SWIFT) test
+	python3 scripts/run-tests.py -- $(SWIFT) test
 
 build: deps
 	$(SWIFT) build -c release --product shipquote

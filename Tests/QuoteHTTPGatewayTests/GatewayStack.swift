@@ -8,6 +8,7 @@ import QuoteHTTPGateway
 import QuoteWorker
 import ShippingRules
 import Synchronization
+import Testing
 
 /// The embedded broker, optionally a worker on its own thread (the example rules), a QuoteGateway
 /// and the HTTP gateway on 127.0.0.1 with a port of its own.
@@ -82,7 +83,19 @@ final class GatewayStack: @unchecked Sendable {
     func stop() async {
         await http.drain(grace: .seconds(1))
         gateway.close()
-        if let worker { worker.stop(); workerDone.wait() }
+        // Polled rather than waited for: a blocked thread of the cooperative pool (two on two
+        // cores) would hold up every other test's async work while the worker drains.
+        if let worker {
+            worker.stop()
+            let deadline = ContinuousClock.now + .seconds(60)
+            while workerDone.wait(timeout: .now()) == .timedOut {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the worker did not stop within 60 s of its stop")
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
     }
 
     /// The `update` member of the reply the worker published for a session's sequence, as JSON.
@@ -198,11 +211,10 @@ enum Curl {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        let finished: Void = await withCheckedContinuation { continuation in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch { continuation.resume() }
-        }
-        _ = finished
+        try process.run()
+        // Polled rather than awaited through terminationHandler: nothing here hangs on a callback
+        // that might not come, and curl's --max-time bounds the loop.
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let body = (try? Data(contentsOf: dir.appendingPathComponent("body"))).map { Array($0) } ?? []
         var headers: [String: String] = [:]

@@ -4,6 +4,7 @@ import QuoteContract
 import QuoteWorker
 import ShippingRules
 import Synchronization
+import Testing
 
 /// Events produced on a background thread, one session after another with rising sequences,
 /// remembering the latest sequence delivered for each session: what must be answered in the end.
@@ -38,8 +39,8 @@ final class SteadyLoad: @unchecked Sendable {
     /// Stops producing and waits for every delivery report; returns the latest sequence per session.
     func finish() -> [String: Int64] {
         running.store(false, ordering: .releasing)
-        done.wait()
-        outstanding.wait()
+        if done.wait(timeout: .now() + 60) == .timedOut { Issue.record("the load's producing thread did not stop within 60 s") }
+        if outstanding.wait(timeout: .now() + 120) == .timedOut { Issue.record("delivery reports still missing after 120 s") }
         return latest.withLock { $0 }
     }
 }

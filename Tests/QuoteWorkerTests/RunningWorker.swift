@@ -5,6 +5,7 @@ import QuoteContract
 import QuoteWorker
 import ShippingRules
 import Synchronization
+import Testing
 
 /// An embedded cluster that outlives the workers started on it: for restarts and hand-overs.
 final class SequenceCluster: @unchecked Sendable {
@@ -78,9 +79,13 @@ final class RunningWorker: @unchecked Sendable {
         worker.metrics.awaitFinished(count, timeout: timeout)
     }
 
-    func stop() {
+    /// Stops the worker and waits up to `timeout` seconds for its thread: a worker that does not
+    /// stop fails the test instead of hanging the suite.
+    func stop(timeout: TimeInterval = 60) {
         worker.stop()
-        done.wait()
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            Issue.record("the worker did not stop within \(Int(timeout)) s of its stop")
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Synchronization
+import Testing
 
 /// Producing and reading back whole topics, as the tests' outside clients do.
 enum TopicAccess {
@@ -15,8 +16,9 @@ enum TopicAccess {
                 group.leave()
             }
         }
-        group.wait()
-        return reports.withLock { all in (0..<records.count).map { all[$0]! } }
+        // Every record gets its report within message.timeout.ms; the bound keeps a lost one from hanging the suite.
+        if group.wait(timeout: .now() + 360) == .timedOut { Issue.record("delivery reports still missing after 360 s") }
+        return reports.withLock { all in (0..<records.count).map { all[$0] ?? .failed(KafkaError(code: -185, name: "_TIMED_OUT", message: "no delivery report within 360 s")) } }
     }
 
     /// Reads every partition of a topic from the beginning until `enough` says so or the time is up.

@@ -5,6 +5,7 @@ import QuoteContract
 import QuoteWorker
 import ShippingRules
 import Synchronization
+import Testing
 
 /// An embedded broker with the contract's topics and one worker running on its own thread.
 final class WorkerHarness: @unchecked Sendable {
@@ -67,7 +68,9 @@ final class WorkerHarness: @unchecked Sendable {
 
     func stop() {
         worker.stop()
-        if started.withLock({ $0 }) { done.wait() }
+        if started.withLock({ $0 }) && done.wait(timeout: .now() + 60) == .timedOut {
+            Issue.record("the worker did not stop within 60 s of its stop")
+        }
         producer.close(timeoutMs: 2_000)
     }
 

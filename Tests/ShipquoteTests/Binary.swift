@@ -31,13 +31,46 @@ enum Binary {
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     timeout: TimeInterval) throws -> (status: Int32, stdout: String, stderr: String) {
         let (process, out, err) = try start(arguments, environment: environment)
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let output = collect(process, [out, err], timeout: timeout)
+        return (process.terminationStatus, String(decoding: output[0], as: UTF8.self), String(decoding: output[1], as: UTF8.self))
+    }
+
+    /// Reads the pipes as the process writes them (a full stderr cannot stall its stdout) until the
+    /// process has ended and they are empty. Past `timeout` the process gets SIGTERM, and SIGKILL
+    /// 10 s later: a command that hangs fails its test, never the suite.
+    static func collect(_ process: Process, _ pipes: [Pipe], timeout: TimeInterval) -> [Data] {
+        var output = Array(repeating: Data(), count: pipes.count)
+        var open = pipes.map { $0.fileHandleForReading.fileDescriptor }
+        let deadline = Date().addingTimeInterval(timeout)
+        var terminated: Date?
+        var exited: Date?
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while open.contains(where: { $0 >= 0 }) {
+            var fds = open.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), 100)
+            for f in fds where f.revents != 0 {
+                guard let i = open.firstIndex(of: f.fd) else { continue }
+                let n = read(f.fd, &buffer, buffer.count)
+                if n > 0 { output[i].append(contentsOf: buffer[0..<n]) } else if n == 0 || errno != EINTR { open[i] = -1 }
+            }
+            if !process.isRunning {
+                // Ended and nothing more to read for a moment: done, even if some other process
+                // still holds a write end.
+                if ready <= 0 {
+                    if let at = exited, Date().timeIntervalSince(at) > 0.2 { break }
+                    if exited == nil { exited = Date() }
+                }
+            } else if Date() > deadline {
+                if let at = terminated {
+                    if Date().timeIntervalSince(at) > 10 { kill(process.processIdentifier, SIGKILL) }
+                } else {
+                    process.terminate()
+                    terminated = Date()
+                }
+            }
+        }
         process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return output
     }
 
     /// Waits up to `timeout` seconds for `process` to exit. Past that it is killed (SIGKILL) and
@@ -49,6 +82,16 @@ enum Binary {
         guard process.isRunning else { return true }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        return false
+    }
+
+    /// Whether the pipe has something to read (or has ended) before `deadline`.
+    static func readable(_ pipe: Pipe, before deadline: Date) -> Bool {
+        var fd = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while Date() < deadline {
+            let wait = Int32(max(1, min(100, deadline.timeIntervalSinceNow * 1000)))
+            if poll(&fd, 1, wait) > 0 { return true }
+        }
         return false
     }
 
@@ -64,6 +107,8 @@ enum Binary {
         var buffer = Data()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            // Waits only until the deadline: a process that never prints fails the test, never hangs it.
+            guard readable(pipe, before: deadline) else { return nil }
             let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { return nil }
             buffer.append(chunk)
@@ -96,11 +141,7 @@ enum Tool {
         try process.run()
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
+        let data = Binary.collect(process, [out], timeout: timeout)[0]
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

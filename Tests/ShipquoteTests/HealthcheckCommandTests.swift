@@ -52,6 +52,7 @@ import Testing
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
         while Date() < deadline {
+            guard Binary.readable(pipe, before: deadline) else { return nil }
             let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { return nil }   // the worker ended
             text += String(decoding: chunk, as: UTF8.self)

@@ -93,12 +93,7 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let output = Binary.collect(process, [out, err], timeout: 30)
+        return (process.terminationStatus, String(decoding: output[0], as: UTF8.self), String(decoding: output[1], as: UTF8.self))
     }
 }

@@ -37,7 +37,7 @@ import Testing
         /// Waits for the process to end and returns every log line it wrote.
         func finish() -> [String] {
             #expect(Binary.awaitExit(process, timeout: 60), "a worker did not stop on SIGTERM")
-            drained.wait()
+            if drained.wait(timeout: .now() + 30) == .timedOut { Issue.record("the worker's stderr did not end within 30 s of its exit") }
             return lock.withLock { String(decoding: buffer, as: UTF8.self) }.split(separator: "\n").map(String.init)
         }
 
