@@ -213,8 +213,10 @@ struct RawAddress: Sendable {
     var postalCode: Range<Int>?
     var country: Range<Int>?
 
+    private static let keys: [StaticString] = ["city", "state", "postal_code", "country_code"]
+
     init?(_ c: inout JSONTokenCursor) {
-        let read = c.object(of: ["city", "state", "postal_code", "country_code"]) { c, index in
+        let read = c.object(of: RawAddress.keys) { c, index in
             guard let range = c.string() else { return false }
             switch index {
             case 0: city = range
@@ -250,8 +252,10 @@ struct RawCart: Sendable {
     var discounts: [RawLine] = []
     var subtotal: RawAmount?
 
+    private static let keys: [StaticString] = ["items", "discounts", "subtotal"]
+
     init?(_ c: inout JSONTokenCursor) {
-        let read = c.object(of: ["items", "discounts", "subtotal"]) { c, index in
+        let read = c.object(of: RawCart.keys) { c, index in
             switch index {
             case 0: guard let lines = RawCart.lines(&c, isItem: true) else { return false }; items = lines
             case 1: guard let lines = RawCart.lines(&c, isItem: false) else { return false }; discounts = lines
@@ -309,17 +313,18 @@ struct RawLine: Sendable {
     var shippingClass: Range<Int>?
     var dimensions: RawDimensions?
 
-    private static let itemKeys: [StaticString] = ["id", "label", "unit_amount", "quantity", "tax_category", "weight_grams",
+    private static let itemKeys: [StaticString] = ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
                                                    "shipping_class", "dimensions_mm"]
     private static let discountKeys: [StaticString] = ["id", "label", "amount"]
 
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
         let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
-            switch index {
+            // A discount's third member, `amount`, is read as an item's `unit_amount` (index 3).
+            switch isItem || index < 2 ? index : 3 {
             case 0: guard let range = c.string() else { return false }; id = range
             case 1: guard let range = c.string() else { return false }; label = range
-            case 2: guard let value = RawAmount(&c) else { return false }; amount = value
-            case 3: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
+            case 2: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
+            case 3: guard let value = RawAmount(&c) else { return false }; amount = value
             case 4: guard let range = c.string() else { return false }; taxCategory = range
             case 5: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
             case 6: guard let range = c.string() else { return false }; shippingClass = range
@@ -380,9 +385,11 @@ struct RawLine: Sendable {
 struct RawDimensions: Sendable {
     var sides: [Int64?] = [nil, nil, nil]
 
+    private static let keys: [StaticString] = ["length", "width", "height"]
+
     init?(_ c: inout JSONTokenCursor) {
         var sides: [Int64?] = [nil, nil, nil]
-        let read = c.object(of: ["length", "width", "height"]) { c, index in
+        let read = c.object(of: RawDimensions.keys) { c, index in
             guard let number = c.number(), let value = c.wholeNumber(number) else { return false }
             sides[index] = value
             return true
@@ -405,8 +412,10 @@ struct RawAmount: Sendable {
     var currency: Range<Int>?
     var literal: Range<Int>?
 
+    private static let keys: [StaticString] = ["currency", "value"]
+
     init?(_ c: inout JSONTokenCursor) {
-        let read = c.object(of: ["currency", "value"]) { c, index in
+        let read = c.object(of: RawAmount.keys) { c, index in
             if index == 0 {
                 guard let range = c.string() else { return false }
                 currency = range
@@ -423,7 +432,7 @@ struct RawAmount: Sendable {
     }
 
     func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
-        guard let currency, let literal, c.slice(currency).elementsEqual(expected.code.utf8) else { return nil }
+        guard let currency, let literal, c.bytes(currency, equal: expected.code) else { return nil }
         return try? AmountField.money(utf8: c.slice(literal), currency: expected, form: .numberOrDecimalString)
     }
 }

@@ -79,15 +79,43 @@ struct JSONTokenCursor {
         guard take(UInt8(ascii: "{")) else { return false }
         var seen: UInt64 = 0
         var first = true
+        // Writers mostly send the members in the contract's order: the key after the last one
+        // is tried first, so a member usually costs one comparison instead of a search.
+        var expected = 0
         while true {
-            guard let next = member(first: first) else { return false }
+            let index: Int
+            if expected < keys.count && takeKey(keys[expected], first: first) {
+                index = expected
+            } else {
+                guard let next = member(first: first) else { return false }
+                guard case .key(let key) = next else { return true }
+                guard let found = keys.firstIndex(where: { bytes(key, equal: $0) }) else { return false }
+                index = found
+            }
             first = false
-            guard case .key(let key) = next else { return true }
-            guard let index = keys.firstIndex(where: { bytes(key, equal: $0) }), seen & (1 << index) == 0 else { return false }
+            guard seen & (1 << index) == 0 else { return false }
+            expected = index + 1
             seen |= 1 << index
             if takeNull() { continue }
             guard body(&self, index) else { return false }
         }
+    }
+
+    /// Takes `"key":` (after a `,` unless it is the first member) when the key comes next spelled
+    /// exactly so; otherwise takes nothing and answers false. Comparing the expected bytes in place
+    /// skips the string scan a key would otherwise get.
+    private mutating func takeKey(_ key: StaticString, first: Bool) -> Bool {
+        let start = i
+        if !first {
+            guard take(UInt8(ascii: ",")) else { i = start; return false }
+        }
+        skipWhitespace()
+        let n = key.utf8CodeUnitCount
+        guard let base = input.baseAddress, i + n + 2 <= input.count, base[i] == UInt8(ascii: "\""),
+              base[i + n + 1] == UInt8(ascii: "\""), memcmp(base + i + 1, key.utf8Start, n) == 0 else { i = start; return false }
+        i += n + 2
+        guard take(UInt8(ascii: ":")) else { i = start; return false }
+        return true
     }
 
     /// Whether an array whose `[` was just taken goes on with another element (a `,` after the
@@ -182,7 +210,19 @@ struct JSONTokenCursor {
     }
 
     func bytes(_ range: Range<Int>, equal other: [UInt8]) -> Bool {
-        range.count == other.count && input[range].elementsEqual(other)
+        guard range.count == other.count else { return false }
+        guard let base = input.baseAddress, !range.isEmpty else { return true }
+        return other.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, range.count) == 0 }
+    }
+
+    /// Whether the bytes in `range` are `text`'s UTF-8 (a currency code, say).
+    func bytes(_ range: Range<Int>, equal text: String) -> Bool {
+        let fast = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard range.count == utf8.count else { return false }
+            guard let base = input.baseAddress, let other = utf8.baseAddress, !range.isEmpty else { return true }
+            return memcmp(base + range.lowerBound, other, range.count) == 0
+        }
+        return fast ?? input[range].elementsEqual(text.utf8)
     }
 
     /// The bytes in `range`, valid while the document's buffer is.

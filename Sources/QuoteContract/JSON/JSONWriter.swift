@@ -174,8 +174,52 @@ public struct JSONWriter: Sendable {
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
 
-    /// `"key": "text"` in one call, the shape most contract fields have.
-    public mutating func field(_ name: StaticString, _ text: String) { key(name); string(text) }
+    /// `"key": "text"` in one call, the shape most contract fields have: one fragment when the
+    /// text needs no escape (ids, labels and codes nearly always).
+    public mutating func field(_ name: StaticString, _ text: String) {
+        var text = text
+        let comma = needsComma
+        let written = text.withUTF8 { utf8 -> Bool in
+            guard !JSONWriter.needsEscape(utf8) else { return false }
+            let count = name.utf8CodeUnitCount
+            fragment(capacity: count + utf8.count + 7) { out in
+                var k = 0
+                if comma { out[0] = UInt8(ascii: ","); k = 1 }
+                out[k] = UInt8(ascii: "\"")
+                (out + k + 1).update(from: name.utf8Start, count: count)
+                k += count + 1
+                out[k] = UInt8(ascii: "\""); out[k + 1] = UInt8(ascii: ":"); out[k + 2] = UInt8(ascii: "\"")
+                k += 3
+                if let source = utf8.baseAddress { (out + k).update(from: source, count: utf8.count) }
+                k += utf8.count
+                out[k] = UInt8(ascii: "\"")
+                return k + 1
+            }
+            return true
+        }
+        if written { needsComma = true } else { key(name); string(text) }
+    }
+
+    /// Whether `utf8` holds a byte JSON cannot carry raw in a string: `"`, `\\` or a control
+    /// character. Eight bytes at a time (the same masks as the scanner's).
+    static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+        var k = 0
+        while k + 8 <= utf8.count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
+            if zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) | ((w &- ones &* 0x20) & ~w & highs) != 0 { return true }
+            k += 8
+        }
+        while k < utf8.count {
+            let byte = base[k]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            k += 1
+        }
+        return false
+    }
+
     public mutating func field(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
     /// `"key": "text"` or `"key": null`.
     public mutating func field(_ name: StaticString, orNull text: String?) {
@@ -249,6 +293,7 @@ public struct JSONWriter: Sendable {
         put(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            guard JSONWriter.needsEscape(utf8) else { return put(utf8) }
             var runStart = 0
             for k in 0..<utf8.count {
                 let byte = utf8[k]

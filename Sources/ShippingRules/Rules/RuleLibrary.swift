@@ -69,8 +69,7 @@ public struct RuleLibrary: Sendable {
         }
     }
 
-    /// Which rule set serves `merchant`, by position: quoting through it borrows the rule set
-    /// where it lies instead of copying it (a copy retains every one of its members).
+    /// Which rule set serves `merchant`, by position.
     private enum Choice {
         case index(Int)
         case rejected(QuoteRejection)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// One merchant's compiled rules: what the worker quotes with. Load it once, quote many times;
-/// it is immutable and safe to share between threads.
-public struct RuleSet: Sendable {
+/// it is immutable and safe to share between threads. A class: quoting passes one reference
+/// where a struct of this many members was copied (a retain of each) on every quote.
+public final class RuleSet: Sendable {
     /// `sha256:<hex>` of the file's bytes, and of the rate tables' it names: every reply says which
     /// rules produced it.
     public let version: String

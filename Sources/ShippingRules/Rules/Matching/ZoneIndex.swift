@@ -7,6 +7,9 @@ struct ZoneIndex: Sendable {
     static let stemKeyLength = 3
 
     private(set) var zones: [Zone] = []
+    /// The same zones, each behind one reference: matching reads a zone where it lies, where an
+    /// element of `zones` is copied (a retain of each of its members) for every `contains`.
+    private var matchers: [ZoneMatcher] = []
     private var numberByID: [String: Int] = [:]
     private var anyCountry = StateLevel()
     private var byCountry: [String: StateLevel] = [:]
@@ -24,7 +27,7 @@ struct ZoneIndex: Sendable {
         }
     }
 
-    func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: [Zone]) {
+    func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: [ZoneMatcher]) {
         anyState.candidates(address.postalCode, into: &set, zones: zones, address: address)
         if let state = address.state, let level = byState[state] {
             level.candidates(address.postalCode, into: &set, zones: zones, address: address)
@@ -54,7 +57,7 @@ struct ZoneIndex: Sendable {
             }
         }
 
-        func candidates(_ code: String?, into set: inout ZoneSet, zones: [Zone], address: ResolvedAddress) {
+        func candidates(_ code: String?, into set: inout ZoneSet, zones: [ZoneMatcher], address: ResolvedAddress) {
             for n in always where zones[n].contains(address) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
             for length in stemLengths where code.count >= length {
@@ -70,6 +73,7 @@ struct ZoneIndex: Sendable {
         var numbered = zone
         numbered.number = zones.count
         zones.append(numbered)
+        matchers.append(ZoneMatcher(numbered))
         if let id = zone.id { numberByID[id] = numbered.number }
         let countries = zone.countries.map { Array($0).sorted() }
         if let countries {
@@ -83,12 +87,19 @@ struct ZoneIndex: Sendable {
     /// The numbers of the zones that hold `address`.
     func matching(_ address: ResolvedAddress) -> ZoneSet {
         var set = ZoneSet(capacity: zones.count)
-        anyCountry.candidates(address, into: &set, zones: zones)
+        anyCountry.candidates(address, into: &set, zones: matchers)
         if let country = address.country, let level = byCountry[country] {
-            level.candidates(address, into: &set, zones: zones)
+            level.candidates(address, into: &set, zones: matchers)
         }
         return set
     }
+}
+
+/// A zone behind a reference, read in place while matching.
+final class ZoneMatcher: Sendable {
+    let zone: Zone
+    init(_ zone: Zone) { self.zone = zone }
+    func contains(_ address: ResolvedAddress) -> Bool { zone.contains(address) }
 }
 
 /// A set of zone (or method) numbers as a bit set: membership is one shift and mask; `members`
