@@ -92,8 +92,9 @@ extension RuleSet {
             positions = Array(methods.indices)
         }
         for position in positions {
-            let rule = methods[position]
-            if let zones = rule.zones, matched == nil {
+            // The trace's way (no index): each of the method's zones says why it does not hold.
+            if matched == nil, let zones = methods[position].zones {
+                let rule = methods[position]
                 var reasons: [String] = []
                 guard zones.contains(where: { zone in
                     if let why = zone.mismatch(address) {
@@ -107,8 +108,9 @@ extension RuleSet {
                 }
                 if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
-            if let method = offer(rule, cart: cart, address: address, holds: holds, layers: layers, calendar: calendar,
-                                  closed: closed, shipDate: &shipDate, request: request, trace: &trace) {
+            if let method = methodEntries[position].offer(in: self, cart: cart, address: address, holds: holds, layers: layers,
+                                                          calendar: calendar, closed: closed, shipDate: &shipDate,
+                                                          request: request, trace: &trace) {
                 offered.append(method)
             }
         }
@@ -167,62 +169,6 @@ extension RuleSet {
     public static let methodUnavailable = ShippingError(
         code: ShippingError.shippingMethodUnavailable,
         message: "The selected shipping method is not available for this address. Choose another method.")
-
-    private func offer(_ rule: ShippingMethodRule, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
-                       layers: [TaxLayer], calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
-                       request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
-        let currency = request.currency
-        for condition in rule.conditions {
-            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
-                trace.add("method \(rule.id) not offered: \(why)")
-                return nil
-            }
-        }
-        var priceTrace = Trace(enabled: trace.enabled)
-        guard let price = rule.price.price(for: cart, holds: holds, currency: currency, trace: &priceTrace) else {
-            trace.add("method \(rule.id) not offered: " + priceTrace.lines.joined(separator: "; "))
-            return nil
-        }
-        trace.add("method \(rule.id) offered at \(price.decimalString)" + (priceTrace.lines.isEmpty ? "" : " (" + priceTrace.lines.joined(separator: "; ") + ")"))
-
-        var estimate: DeliveryEstimate?
-        if let transit = rule.transitDays, let calendar {
-            // The ship date is the same for every method on the warehouse's cutoff: counted once per quote.
-            let ship: CalendarDate
-            if let own = rule.cutoffMinutes {
-                ship = calendar.shipDate(now: request.now, cutoff: own)
-            } else {
-                ship = shipDate ?? calendar.shipDate(now: request.now)
-                shipDate = ship
-            }
-            let window = calendar.estimate(transit: transit, shipDate: ship, closed: closed)
-            estimate = window
-            trace.add("method \(rule.id) delivers \(window.from)…\(window.to) (ships \(ship))")
-        }
-        var items: [SummaryItem] = []
-        items.reserveCapacity(cart.discounts.count + layers.count + 4)
-        items.append(SummaryItem(id: "subtotal", label: labels.subtotal, amount: cart.merchandise))
-        for discount in cart.discounts {
-            let id = cart.discounts.count == 1 ? "discount" : "discount-\(discount.id)"
-            // Any visible ASCII byte settles it without walking Characters.
-            let blank = !discount.label.utf8.contains(where: { $0 > 0x20 && $0 < 0x7f }) && discount.label.allSatisfy(\.isWhitespace)
-            let label = blank ? "Discount" : discount.label
-            items.append(SummaryItem(id: id, label: label, amount: discount.amount))
-        }
-        items.append(SummaryItem(id: "shipping", label: labels.shipping, amount: price))
-        var taxTrace = Trace(enabled: trace.enabled)
-        let taxLines = TaxCalculation(policy: tax, rounding: rounding, labels: labels)
-            .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
-        trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
-        items.append(contentsOf: taxLines.added.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
-        let total = items.map(\.amount).sum(in: currency)
-        // Contained tax is shown after the added lines with a zero amount: the total stays their sum.
-        items.append(contentsOf: taxLines.included.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
-        items.append(SummaryItem(id: "total", label: payee, amount: total))
-
-        return ShippingMethod(id: rule.id, label: rule.label, detail: rule.detail?.render(estimate),
-                              amount: price, deliveryEstimate: estimate, summaryItems: items)
-    }
 }
 
 extension MethodCondition {

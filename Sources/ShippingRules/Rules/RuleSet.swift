@@ -42,6 +42,8 @@ public final class RuleSet: Sendable {
     let serviceability: [ServiceabilityRule]
     let tax: TaxPolicy
     let methods: [ShippingMethodRule]
+    /// The same methods behind references, as the quote asks them (see `MethodEntry`).
+    let methodEntries: [MethodEntry]
     let labels: Labels
     /// Answer when the address passes serviceability but no method serves it.
     let noMethodsError: ShippingError
@@ -120,6 +122,7 @@ public final class RuleSet: Sendable {
         for i in calendars.indices { calendars[i].zone = index.file(calendars[i].zone) }
         self.destinationCalendars = calendars
         self.methods = methods
+        self.methodEntries = methods.map(MethodEntry.init)
         self.tax = tax
         self.zoneIndex = index
         var byZone = Array(repeating: [Int](), count: index.zones.count)
@@ -150,7 +153,7 @@ public final class RuleSet: Sendable {
         version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
         warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
-        methods = other.methods; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
+        methods = other.methods; methodEntries = other.methodEntries; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
         self.warnings = warnings

@@ -1,11 +1,20 @@
 /// One serviceability rule: when every condition holds, the address is refused with `error`.
 /// Rules run in file order and the first that matches answers.
-struct ServiceabilityRule: Sendable {
-    var conditions: [AddressCondition]
-    var error: ShippingError
-    var index: Int
+/// A class: every quote walks the rules, and a struct element is copied (a retain of each
+/// member) on every step of that walk.
+final class ServiceabilityRule: Sendable {
+    let conditions: [AddressCondition]
+    let error: ShippingError
+    let index: Int
     /// Where the rule is written, for `rules check` warnings.
-    var mark = SourceMark(line: 1, column: 1)
+    let mark: SourceMark
+
+    init(conditions: [AddressCondition], error: ShippingError, index: Int, mark: SourceMark = SourceMark(line: 1, column: 1)) {
+        self.conditions = conditions
+        self.error = error
+        self.index = index
+        self.mark = mark
+    }
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {
