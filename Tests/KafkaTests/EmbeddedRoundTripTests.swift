@@ -90,32 +90,6 @@ import Testing
         second.close()
     }
 
-    /// A close that does not end in time returns false instead of holding its caller: here the
-    /// final revoke's handler takes 3 s against a 1 s bound. The handler is not called again after.
-    @Test func aCloseThatOutlastsItsBoundReturnsFalseAndTheHandlerIsNotCalledAgain() throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, topics: [KafkaTopicSpec("t", partitions: 2)])
-        let events = Mutex<[KafkaRebalanceEvent]>([])
-        let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(cluster, group: "slow-close")) { event in
-            events.withLock { $0.append(event) }
-            if case .revoked = event { Thread.sleep(forTimeInterval: 3) }
-        }
-        try consumer.subscribe(["t"])
-        let deadline = Date().addingTimeInterval(30)
-        while events.withLock({ $0.isEmpty }) && Date() < deadline { _ = consumer.poll(maxMessages: 10, timeoutMs: 100) }
-        try #require(events.withLock { $0 } == [.assigned([KafkaTopicPartition("t", 0), KafkaTopicPartition("t", 1)])])
-
-        let started = ContinuousClock.now
-        let closed = consumer.close(timeout: .seconds(1))
-        let waited = ContinuousClock.now - started
-        #expect(!closed)
-        // The bound, then up to the handler's end (abandon waits up to 5 s for a handler already running).
-        #expect(waited >= .seconds(1) && waited < .seconds(8), "close returned after \(waited)")
-        #expect(events.withLock { $0 }.count == 2)
-        #expect(consumer.close(timeout: .seconds(1)), "a second close has nothing left to do")
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(events.withLock { $0 }.count == 2, "the handler was called after the close was given up")
-    }
-
     @Test func anUnknownLibrdkafkaPropertyIsRefusedWithItsName() throws {
         #expect {
             _ = try KafkaProducer(configuration: KafkaConfiguration(["no.such.property": "1"]))

@@ -33,9 +33,9 @@ public final class KafkaConsumer: @unchecked Sendable {
             if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
                 // Assigned first, so that the handler may pause what it is not ready to fetch yet.
                 rd_kafka_assign(rk, partitions)
-                callbacks.rebalance(.assigned(owned))
+                callbacks.onRebalance(.assigned(owned))
             } else {
-                if err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS { callbacks.rebalance(.revoked(owned)) }
+                if err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS { callbacks.onRebalance(.revoked(owned)) }
                 rd_kafka_assign(rk, nil)
             }
         }
@@ -233,56 +233,19 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func unsubscribe() { _ = rd_kafka_unsubscribe(rk) }
 
     /// Leaves the group: the rebalance handler sees the final revoke, so finished work is committed.
-    ///
-    /// Waits at most `timeout`: librdkafka 2.0.2's close was seen to wait for good (every thread
-    /// idle) once its broker was gone. The close runs on a thread of its own while the caller waits
-    /// for it, so the handler still runs one call at a time. Past the bound the handler is no longer
-    /// called, the close goes on (or stays stuck) on that thread, which keeps the handle, and the
-    /// answer is false: the group takes the partitions back after `session.timeout.ms`, as after a crash.
-    @discardableResult
-    public func close(timeout: Duration = .seconds(30)) -> Bool {
-        guard !closed else { return true }
+    public func close() {
+        guard !closed else { return }
         closed = true
-        let finished = DispatchSemaphore(value: 0)
-        // The thread holds `self`, so the handle is destroyed (deinit) only after librdkafka returns.
-        let thread = Thread { [self] in
-            _ = rd_kafka_consumer_close(rk)
-            finished.signal()
-        }
-        thread.name = "kafka-consumer-close"
-        thread.start()
-        let (seconds, attoseconds) = timeout.components
-        let wait = Double(seconds) + Double(attoseconds) / 1e18
-        if finished.wait(timeout: .now() + wait) == .success { return true }
-        callbacks.abandon()
-        return false
+        _ = rd_kafka_consumer_close(rk)
     }
 }
 
-/// `onRebalance` is not Sendable: librdkafka calls it from inside `poll` on the polling thread, or
-/// from inside `close` while the polling thread waits for it; never two at once.
+/// `onRebalance` is not Sendable: librdkafka calls it only from inside `poll`, on the polling thread.
 final class ConsumerCallbacks: ClientCallbacks, @unchecked Sendable {
-    private let onRebalance: (KafkaRebalanceEvent) -> Void
-    /// Held while the handler runs; `abandoned` stops further calls once a close ran out of time.
-    private let gate = NSLock()
-    private var abandoned = false
+    let onRebalance: (KafkaRebalanceEvent) -> Void
 
     init(log: KafkaLogSink?, onError: (@Sendable (KafkaError) -> Void)?, onRebalance: @escaping (KafkaRebalanceEvent) -> Void) {
         self.onRebalance = onRebalance
         super.init(log: log, onError: onError)
-    }
-
-    func rebalance(_ event: KafkaRebalanceEvent) {
-        gate.lock()
-        defer { gate.unlock() }
-        if !abandoned { onRebalance(event) }
-    }
-
-    /// No handler call after this returns, unless one already running does not end within 5 s
-    /// (then its owner is on its own, as the close it waited for).
-    func abandon() {
-        guard gate.lock(before: Date().addingTimeInterval(5)) else { return }
-        abandoned = true
-        gate.unlock()
     }
 }

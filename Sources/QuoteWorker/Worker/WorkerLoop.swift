@@ -222,11 +222,7 @@ final class WorkerLoop {
         metrics.health.setStopping()
         drain(within: configuration.shutdownGrace)
         commit(partitions.owned)
-        // Bounded: the process must end even when librdkafka's close does not (the group then
-        // takes the partitions back after session.timeout.ms, as after a crash).
-        if !consumer.close(timeout: .seconds(10)) {
-            logger.warning("the consumer did not finish leaving its group within 10 s; stopping without it")
-        }
+        consumer.close()
         takeovers.close()
         producer.close(timeoutMs: 1_000)
         let unfinished = pipeline.unfinished()
