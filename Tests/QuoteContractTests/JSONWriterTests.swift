@@ -21,6 +21,28 @@ struct JSONWriterTests {
         #expect((try? JSONReader().read(written)) == .string(text))
     }
 
+    @Test("a field escapes a quote, backslash or control character wherever it falls, and copies other text whole")
+    func fieldEscapesAtEveryPosition() throws {
+        for length in 1...17 {
+            for position in 0..<length {
+                for special in ["\"", "\\", "\n", "\u{1}", "\u{1f}", "é"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = special
+                    let text = characters.joined()
+                    var writer = JSONWriter(capacity: 16)
+                    writer.beginObject()
+                    writer.field("id", "x")
+                    writer.field("k", text)
+                    writer.endObject()
+                    let written = writer.bytes
+                    #expect(try JSONReader().read(written) == .object(JSONObject(["id": .string("x"), "k": .string(text)])),
+                            "\(String(decoding: written, as: UTF8.self))")
+                    #expect(Array(text.utf8).withUnsafeBufferPointer { JSONWriter.needsEscape($0) } == (special != "é"))
+                }
+            }
+        }
+    }
+
     @Test("a writer that starts small grows and keeps every byte, fragments included")
     func growsFromATinyBuffer() {
         var writer = JSONWriter(capacity: 1)
