@@ -53,7 +53,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MetricsHTTPTests", dependencies: ["MetricsHTTP"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
-        .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "QuoteGateway", "ShippingRules", "Benchmarking", "Kafka"]),
+        .testTarget(name: "QuoteBenchTests", dependencies: ["QuoteBench", "QuoteContract", "QuoteGateway", "ShippingRules", "Benchmarking", "Kafka", "KafkaTesting"]),
         // The documents beside the code (docs/contract.md, JSON Schemas, AsyncAPI, compose, Dockerfile, Kubernetes) checked against it.
         .testTarget(name: "DocumentsTests", dependencies: ["QuoteContract", "QuoteWorker", "ShippingRules", "CYAML"]),
         .testTarget(name: "QuoteGatewayTests", dependencies: ["QuoteGateway", "QuoteContract", "ShippingRules", "Kafka", "KafkaTesting"]),

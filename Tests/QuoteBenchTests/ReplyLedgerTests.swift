@@ -64,7 +64,10 @@ import Testing
                         sequenceHeader: Array("1".utf8), at: 5)
         ledger.received(sessionHeader: Array(BenchEvents.sessionID(7, prefix: BenchEvents.warmupPrefix).utf8),
                         sequenceHeader: Array("1".utf8), at: 6)
-        #expect(ledger.warmedUp == 2)
+        // A partition's warm-up sent again (its first event expired, say) and answered twice counts once.
+        ledger.received(sessionHeader: Array(BenchEvents.sessionID(7, prefix: BenchEvents.warmupPrefix).utf8),
+                        sequenceHeader: Array("2".utf8), at: 7)
+        #expect(ledger.warmedUp == [0, 7])
         #expect(ledger.tally() == ReplyLedger.Tally())
     }
 

@@ -8,7 +8,7 @@ import Testing
     /// Runs a small bench (with `extra` flags) and checks what every run must show; returns its JSON document.
     private func smallBench(_ extra: [String], svg: String) throws -> [String: Any] {
         let result = try Binary.run(["bench", "--events", "600", "--sessions", "50", "--rate", "300", "--partitions", "2",
-                                     "--burst-fraction", "0.3", "--rules", Binary.exampleRules, "--json", "--svg", svg] + extra, timeout: 120)
+                                     "--burst-fraction", "0.3", "--rules", Binary.exampleRules, "--json", "--svg", svg] + extra, timeout: 300)
         #expect(result.status == 0, "bench failed: \(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let phases = try #require(document["phases"] as? [[String: Any]])

@@ -58,15 +58,16 @@ enum BenchEvents {
                     discounts: [Discount(id: "promo", label: "Promo", amount: Money(minorUnits: -500, currency: usd))])
     }()
 
-    /// One warm-up event for each partition, sent to it by number: the clock starts once every
+    /// One warm-up event for each of `partitions`, sent to it by number: the clock starts once every
     /// partition has answered, so that no phase measures a group's first fetch or a cold connection.
-    static func warmup(topic: String, partitions: Int, merchant: String?) -> [KafkaOutgoingMessage] {
-        (0..<Int32(partitions)).map { p in
-            let session = sessionID(p, prefix: warmupPrefix)
-            let event = AddressChangeEvent(sessionID: session, sequence: 1, merchant: merchant, paymentMethodType: "APPLE_PAY",
-                                           trigger: .sheetOpened, currency: .usd, shippingAddress: addresses[0], cart: cart,
-                                           occurredAt: Date())
-            return KafkaOutgoingMessage(topic: topic, key: Array(session.utf8), value: event.encode(), partition: p)
+    /// A partition's warm-up sent again goes with the next `sequence`, so that it is not a duplicate.
+    static func warmup(topic: String, partitions: some Sequence<Int>, sequence: Int64 = 1, merchant: String?) -> [KafkaOutgoingMessage] {
+        partitions.map { p in
+            let session = sessionID(Int32(p), prefix: warmupPrefix)
+            let event = AddressChangeEvent(sessionID: session, sequence: sequence, merchant: merchant, paymentMethodType: "APPLE_PAY",
+                                           trigger: sequence == 1 ? .sheetOpened : .addressChanged, currency: .usd,
+                                           shippingAddress: addresses[0], cart: cart, occurredAt: Date())
+            return KafkaOutgoingMessage(topic: topic, key: Array(session.utf8), value: event.encode(), partition: Int32(p))
         }
     }
 

@@ -22,7 +22,7 @@ struct ProduceProbe {
         let producer = try KafkaProducer(configuration: BenchPhase.generatorKafka(context.broker.kafka))
         defer { producer.close(timeoutMs: 5_000) }
         // Connected and with metadata before the clock starts, as in the phases.
-        for message in BenchEvents.warmup(topic: topic, partitions: context.broker.partitions, merchant: context.merchant) {
+        for message in BenchEvents.warmup(topic: topic, partitions: 0..<context.broker.partitions, merchant: context.merchant) {
             try producer.send(message) { _ in }
         }
         producer.flush(timeoutMs: 30_000)

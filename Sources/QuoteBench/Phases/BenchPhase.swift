@@ -113,13 +113,8 @@ struct BenchPhase {
     }
 
     private func warmUp(producer: KafkaProducer, topic: String, context: Context, ledger: ReplyLedger, service: BenchService) throws {
-        let partitions = context.broker.partitions
-        for message in BenchEvents.warmup(topic: topic, partitions: partitions, merchant: context.merchant) {
-            try producer.send(message) { _ in }
-        }
-        let deadline = uptimeNanoseconds() + 60_000_000_000
-        while ledger.warmedUp < partitions && service.failure == nil && uptimeNanoseconds() < deadline { usleep(10_000) }
-        guard ledger.warmedUp >= partitions else { throw BenchError(description: "\(name): warm-up events got no reply within 60 s") }
+        try WarmUp().run(name, producer: producer, topic: topic, partitions: context.broker.partitions, merchant: context.merchant,
+                         ledger: ledger, stopped: { service.failure }, state: { service.state })
     }
 
     /// The generator stands for a gateway: it produces as a latency-bound service should

@@ -72,6 +72,15 @@ final class ProcessWorkers: BenchService, @unchecked Sendable {
         return sum
     }
 
+    var state: String {
+        let members = zip(children, logs).map { child, log in
+            let l = log.current
+            return "\(child.name) " + (child.exitStatus.map { "exited with status \($0)" } ?? "running")
+                + ", owning \(l.owned.sorted())" + (l.lastError.map { ", last error: \($0)" } ?? "")
+        }
+        return members.joined(separator: "; ") + "; together: \(counts())"
+    }
+
     var cpuScope: String { "the worker processes only (utime+stime from /proc/<pid>/stat, summed)" }
 
     func stop() {

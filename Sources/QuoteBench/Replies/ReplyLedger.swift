@@ -21,7 +21,8 @@ final class ReplyLedger: Sendable {
         var latencies: [Double] = []
         /// The reply counts; `missing` and `sessionsSent` are worked out by `tally()`.
         var counts = Tally()
-        var warmupReplies = 0
+        /// The warm-up sessions (one a partition, numbered as it) that have been answered.
+        var warmedUp: Set<Int> = []
     }
 
     init(plan: LoadPlan) {
@@ -49,8 +50,8 @@ final class ReplyLedger: Sendable {
     /// was sent (uptime nanoseconds), or nil for a warm-up reply, one the ledger cannot place, or an event not yet stamped.
     @discardableResult
     func received(sessionHeader: [UInt8]?, sequenceHeader: [UInt8]?, at now: UInt64) -> UInt64? {
-        if let sessionHeader, BenchEvents.sessionIndex(sessionHeader, prefix: BenchEvents.warmupPrefix) != nil {
-            book.withLock { $0.warmupReplies += 1 }
+        if let sessionHeader, let warmup = BenchEvents.sessionIndex(sessionHeader, prefix: BenchEvents.warmupPrefix) {
+            book.withLock { _ = $0.warmedUp.insert(warmup) }
             return nil
         }
         guard let sessionHeader, let sequenceHeader, let session = BenchEvents.sessionIndex(sessionHeader),
@@ -99,7 +100,8 @@ final class ReplyLedger: Sendable {
         }
     }
 
-    var warmedUp: Int { book.withLock { $0.warmupReplies } }
+    /// The partitions whose warm-up event has been answered (a partition answered twice counts once).
+    var warmedUp: Set<Int> { book.withLock { $0.warmedUp } }
 
     func latencySamples() -> [Double] { book.withLock { $0.latencies } }
 }

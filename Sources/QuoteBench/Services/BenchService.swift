@@ -11,10 +11,14 @@ protocol BenchService: AnyObject {
     func cpuSeconds() -> Double?
     /// Whose CPU `cpuSeconds()` counts, for the report.
     var cpuScope: String { get }
+    /// What the members report now, in a line: for an error that has to say why.
+    var state: String { get }
     func stop()
 }
 
 extension BenchService {
+    var state: String { "owning \(assignedPartitions) partition(s); \(counts())" }
+
     /// In-process workers share the bench's process: its CPU is all there is to read.
     func cpuSeconds() -> Double? { ProcessCPU.ownSeconds() }
     var cpuScope: String {
@@ -29,4 +33,11 @@ struct ServiceCounts: Equatable {
     var deadLetters = 0
     /// Events the service is done with, one way or another (answered, dropped, dead-lettered).
     var finished = 0
+}
+
+extension ServiceCounts: CustomStringConvertible {
+    var description: String {
+        func listed(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+        return "\(eventsIn) event(s) in, outcomes [\(listed(outcomes))], drops [\(listed(drops))], \(deadLetters) dead letter(s)"
+    }
 }

@@ -75,12 +75,9 @@ public enum TakeoverBench {
         defer { reader.stop() }
         let producer = try KafkaProducer(configuration: BenchPhase.generatorKafka(kafka))
         defer { producer.close(timeoutMs: 5_000) }
-        for message in BenchEvents.warmup(topic: topics.addressChanged, partitions: settings.partitions, merchant: nil) {
-            try producer.send(message) { _ in }
-        }
-        let warmDeadline = uptimeNanoseconds() + 60_000_000_000
-        while ledger.warmedUp < settings.partitions && uptimeNanoseconds() < warmDeadline { usleep(10_000) }
-        guard ledger.warmedUp >= settings.partitions else { throw BenchError(description: "takeover: warm-up events got no reply within 60 s") }
+        try WarmUp().run("takeover", producer: producer, topic: topics.addressChanged, partitions: settings.partitions, merchant: nil,
+                         ledger: ledger, stopped: { workers.first { !$0.isRunning }.map { "\($0.name) exited" } },
+                         state: { owned().enumerated().map { "worker \($0.offset) owns \($0.element.sorted())" }.joined(separator: ", ") })
 
         let before = owned()
         let victim = before.indices.max { (before[$0].count, -$0) < (before[$1].count, -$1) }!
