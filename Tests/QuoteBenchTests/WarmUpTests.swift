@@ -79,30 +79,31 @@ import Testing
         #expect(ledger.tally() == ReplyLedger.Tally())
     }
 
-    @Test func aWarmUpNobodyAnswersNamesThePartitionsStillWaitingAndWhatTheWorkersSay() throws {
+    /// Runs a warm-up that nobody answers on a fresh broker and returns how it failed.
+    private func unansweredWarmUp(_ warmUp: WarmUp, label: String, stopped: @escaping () -> String? = { nil },
+                                  state: @escaping () -> String = { "" }) throws -> String? {
         let (cluster, kafka) = try broker()
         defer { withExtendedLifetime(cluster) {} }
         let ledger = ReplyLedger(plan: LoadPlan(sessions: 1, events: 1, burstFraction: 0))
         let producer = try KafkaProducer(configuration: kafka)
         defer { producer.close(timeoutMs: 5_000) }
         let error = #expect(throws: BenchError.self) {
-            try WarmUp(limit: 1, resendEvery: 30).run("phase-x", producer: producer, topic: Self.input, partitions: 2, merchant: nil,
-                                                      ledger: ledger, state: { "worker 0 running, owning [0, 1]" })
+            try warmUp.run(label, producer: producer, topic: Self.input, partitions: 2, merchant: nil, ledger: ledger,
+                           stopped: stopped, state: state)
         }
-        #expect(error?.description == "phase-x: the warm-up events of partition(s) [0, 1] got no reply within 1 s"
+        return error?.description
+    }
+
+    @Test func aWarmUpNobodyAnswersNamesThePartitionsStillWaitingAndWhatTheWorkersSay() throws {
+        let description = try unansweredWarmUp(WarmUp(limit: 1, resendEvery: 30), label: "phase-x",
+                                               state: { "worker 0 running, owning [0, 1]" })
+        #expect(description == "phase-x: the warm-up events of partition(s) [0, 1] got no reply within 1 s"
             + " (sent 1 time(s), every 30 s); the workers: worker 0 running, owning [0, 1]")
     }
 
     @Test func aWorkerThatStopsEndsTheWarmUpAtOnceSayingWhy() throws {
-        let (cluster, kafka) = try broker()
-        defer { withExtendedLifetime(cluster) {} }
-        let ledger = ReplyLedger(plan: LoadPlan(sessions: 1, events: 1, burstFraction: 0))
-        let producer = try KafkaProducer(configuration: kafka)
-        defer { producer.close(timeoutMs: 5_000) }
-        let error = #expect(throws: BenchError.self) {
-            try WarmUp(limit: 60, resendEvery: 30).run("phase-y", producer: producer, topic: Self.input, partitions: 2, merchant: nil,
-                                                      ledger: ledger, stopped: { "shipquote worker 0 exited with status 70" })
-        }
-        #expect(error?.description == "phase-y: a worker stopped during the warm-up: shipquote worker 0 exited with status 70")
+        let description = try unansweredWarmUp(WarmUp(limit: 60, resendEvery: 30), label: "phase-y",
+                                               stopped: { "shipquote worker 0 exited with status 70" })
+        #expect(description == "phase-y: a worker stopped during the warm-up: shipquote worker 0 exited with status 70")
     }
 }

@@ -47,17 +47,16 @@ public final class KafkaConsumer: @unchecked Sendable {
         consumerQueue = rd_kafka_queue_get_consumer(rk)
     }
 
-    /// A consumer its owner never closed (an error path) is destroyed without closing: a close here
-    /// would call the rebalance handler into an owner being torn down, and librdkafka 2.0.2's close
-    /// was seen to wait forever once the test's broker was gone (every thread idle, 20 minutes). The
-    /// group then takes its partitions back after `session.timeout.ms`, as after a crash.
+    /// Destroyed without a consumer close of librdkafka's own. After `close()` a second close is
+    /// redundant, and librdkafka 2.0.2's was seen to wait forever there (`rd_kafka_destroy` →
+    /// `rd_kafka_consumer_close` in `cnd_wait`, after a worker stopped on a fatal producer error).
+    /// A consumer its owner never closed (an error path) is not closed here either: a close would
+    /// call the rebalance handler into an owner being torn down, and was seen to wait forever once
+    /// the test's broker was gone. The group then takes its partitions back after
+    /// `session.timeout.ms`, as after a crash.
     deinit {
         if let consumerQueue { rd_kafka_queue_destroy(consumerQueue) }
-        if closed {
-            rd_kafka_destroy(rk)
-        } else {
-            rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE)
-        }
+        rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE)
     }
 
     /// Makes a `poll` that is waiting return at once (with what it has). Safe from any thread: the

@@ -31,7 +31,7 @@ struct RulesLint {
         }
         for rule in rules.serviceability {
             var countries: Set<String> = []
-            for case .countryIn(let set) in rule.conditions { countries.formUnion(set) }
+            for case .countryIn(let list) in rule.conditions { countries.formUnion(list.codes) }
             for condition in rule.conditions {
                 switch condition {
                 case .postalCodeMatching(let list):
@@ -98,8 +98,8 @@ struct RulesLint {
         for condition in conditions {
             let c: CountryCover
             switch condition {
-            case .countryIn(let set): c = .only(set)
-            case .countryNotIn(let set): c = .allBut(set)
+            case .countryIn(let list): c = .only(list.codes)
+            case .countryNotIn(let list): c = .allBut(list.codes)
             case .inZone(let zone): guard let set = zone.countries else { continue }; c = .only(set)
             default: continue
             }
@@ -186,10 +186,10 @@ extension AddressCondition {
     var signature: String {
         func list(_ s: Set<String>) -> String { s.sorted().joined(separator: ",") }
         switch self {
-        case .countryIn(let s): return "country_in \(list(s))"
-        case .countryNotIn(let s): return "country_not_in \(list(s))"
-        case .stateIn(let s): return "state_in \(list(s))"
-        case .stateNotIn(let s): return "state_not_in \(list(s))"
+        case .countryIn(let s): return "country_in \(list(s.codes))"
+        case .countryNotIn(let s): return "country_not_in \(list(s.codes))"
+        case .stateIn(let s): return "state_in \(list(s.codes))"
+        case .stateNotIn(let s): return "state_not_in \(list(s.codes))"
         case .cityIn(let s): return "city_in \(list(s))"
         case .cityNotIn(let s): return "city_not_in \(list(s))"
         case .postalCodeMatching(let p): return "postal_code_matching \(p.map(\.description).joined(separator: ","))"

@@ -86,10 +86,10 @@ struct AddressConditionReader {
         for key in RuleSetLoader.keys(of: node) {
             guard let n = m[key] else { continue }
             switch key {
-            case "country", "country_in": result.append(.countryIn(try n.countryCodes()))
-            case "country_not_in": result.append(.countryNotIn(try n.countryCodes()))
-            case "state", "state_in": result.append(.stateIn(try n.subdivisionCodes()))
-            case "state_not_in": result.append(.stateNotIn(try n.subdivisionCodes()))
+            case "country", "country_in": result.append(.countryIn(CodeList(try n.countryCodes())))
+            case "country_not_in": result.append(.countryNotIn(CodeList(try n.countryCodes())))
+            case "state", "state_in": result.append(.stateIn(CodeList(try n.subdivisionCodes())))
+            case "state_not_in": result.append(.stateNotIn(CodeList(try n.subdivisionCodes())))
             case "city_in": result.append(.cityIn(Set(try n.stringList("a city").map(PlaceName.fold))))
             case "city_not_in": result.append(.cityNotIn(Set(try n.stringList("a city").map(PlaceName.fold))))
             case "postal_code_matching": result.append(.postalCodeMatching(try ZoneReader.postalPatterns(n)))

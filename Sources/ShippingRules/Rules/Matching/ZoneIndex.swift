@@ -95,11 +95,32 @@ struct ZoneIndex: Sendable {
     }
 }
 
-/// A zone behind a reference, read in place while matching.
+/// A zone behind a reference, read in place while matching, its countries and states compiled
+/// to `CodeList`s. The same answer as `Zone.contains`.
 final class ZoneMatcher: Sendable {
     let zone: Zone
-    init(_ zone: Zone) { self.zone = zone }
-    func contains(_ address: ResolvedAddress) -> Bool { zone.contains(address) }
+    private let countries: CodeList?
+    private let states: CodeList?
+    private let excludeStates: CodeList?
+
+    init(_ zone: Zone) {
+        self.zone = zone
+        countries = zone.countries.map(CodeList.init)
+        states = zone.states.map(CodeList.init)
+        excludeStates = zone.excludeStates.isEmpty ? nil : CodeList(zone.excludeStates)
+    }
+
+    func contains(_ address: ResolvedAddress) -> Bool {
+        if let countries {
+            guard let c = address.country, countries.contains(c, word: address.countryWord) else { return false }
+        }
+        if states != nil || excludeStates != nil {
+            guard let s = address.state else { return false }
+            if let states, !states.contains(s, word: address.stateWord) { return false }
+            if let excludeStates, excludeStates.contains(s, word: address.stateWord) { return false }
+        }
+        return zone.holdsCityAndPostalCode(address)
+    }
 }
 
 /// A set of zone (or method) numbers as a bit set: membership is one shift and mask; `members`

@@ -28,10 +28,10 @@ final class ServiceabilityRule: Sendable {
 /// A test on the address. A condition that needs a field the address lacks does not hold,
 /// except `missing`, which exists to say what to do with partial addresses.
 enum AddressCondition: Sendable {
-    case countryIn(Set<String>)
-    case countryNotIn(Set<String>)
-    case stateIn(Set<String>)
-    case stateNotIn(Set<String>)
+    case countryIn(CodeList)
+    case countryNotIn(CodeList)
+    case stateIn(CodeList)
+    case stateNotIn(CodeList)
     case cityIn(Set<String>)
     case cityNotIn(Set<String>)
     case postalCodeMatching([PostalPattern])
@@ -44,18 +44,18 @@ enum AddressCondition: Sendable {
 
     func mismatch(_ a: ResolvedAddress) -> String? {
         switch self {
-        case .countryIn(let set):
+        case .countryIn(let list):
             guard let c = a.country else { return "country needed, missing" }
-            return set.contains(c) ? nil : "country not listed"
-        case .countryNotIn(let set):
+            return list.contains(c, word: a.countryWord) ? nil : "country not listed"
+        case .countryNotIn(let list):
             guard let c = a.country else { return "country needed, missing" }
-            return set.contains(c) ? "country listed" : nil
-        case .stateIn(let set):
+            return list.contains(c, word: a.countryWord) ? "country listed" : nil
+        case .stateIn(let list):
             guard let s = a.state else { return "state needed, missing" }
-            return set.contains(s) ? nil : "state not listed"
-        case .stateNotIn(let set):
+            return list.contains(s, word: a.stateWord) ? nil : "state not listed"
+        case .stateNotIn(let list):
             guard let s = a.state else { return "state needed, missing" }
-            return set.contains(s) ? "state listed" : nil
+            return list.contains(s, word: a.stateWord) ? "state listed" : nil
         case .cityIn(let set):
             guard let c = a.city else { return "city needed, missing" }
             return set.contains(c) ? nil : "city not listed"

@@ -57,6 +57,11 @@ struct Zone: Sendable {
             if let states, !states.contains(s) { return false }
             if excludeStates.contains(s) { return false }
         }
+        return holdsCityAndPostalCode(address)
+    }
+
+    /// The city and postal-code part of `contains`: `ZoneMatcher` asks country and state its own way.
+    func holdsCityAndPostalCode(_ address: ResolvedAddress) -> Bool {
         if cities != nil || !excludeCities.isEmpty {
             guard let city = address.city else { return false }
             if let cities, !cities.contains(city) { return false }
@@ -103,6 +108,9 @@ struct ResolvedAddress: Sendable {
     let city: String?
     let postalCode: String?
     let rawPostalCode: String?
+    /// `CodeList.word` of the country and of the state (0 when absent).
+    let countryWord: UInt64
+    let stateWord: UInt64
 
     /// `foldCity` false skips folding the city for rule sets that never look at it.
     init(_ address: PartialAddress, foldCity: Bool = true) {
@@ -116,5 +124,7 @@ struct ResolvedAddress: Sendable {
         // Trimmed and upper-cased once here rather than for every regex it meets.
         rawPostalCode = present(address.postalCode).map(PlaceName.code)
         postalCode = rawPostalCode.map(PostalPattern.normalized)
+        countryWord = country.map(CodeList.word) ?? 0
+        stateWord = state.map(CodeList.word) ?? 0
     }
 }

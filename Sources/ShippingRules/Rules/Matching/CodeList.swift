@@ -1,0 +1,49 @@
+/// Place codes (ISO countries, subdivisions) as a quote asks them. Each code of up to seven bytes
+/// is packed with its length into one integer, so asking whether an address's code is listed
+/// compares integers where a `Set<String>` hashes the code on every ask (about 250 instructions
+/// a time, several times a quote). Longer codes, rare, are kept in a set. A class: rules hold it
+/// in enum payloads and zones, and a copy is then one retain.
+final class CodeList: Sendable {
+    /// The codes as written (upper-cased), for checks and messages.
+    let codes: Set<String>
+    /// Sorted, for a binary search once the list is long.
+    private let packed: [UInt64]
+    private let long: Set<String>
+
+    init(_ codes: Set<String>) {
+        self.codes = codes
+        var packed: [UInt64] = [], long: Set<String> = []
+        for code in codes {
+            let word = Self.word(code)
+            if word != 0 { packed.append(word) } else { long.insert(code) }
+        }
+        self.packed = packed.sorted()
+        self.long = long
+    }
+
+    /// `code`'s UTF-8 bytes and its length in one integer when it has 1 to 7 bytes (two codes get
+    /// the same integer only when they are the same bytes); 0 for any other.
+    static func word(_ code: String) -> UInt64 {
+        let utf8 = code.utf8
+        let count = utf8.count
+        guard count > 0, count <= 7 else { return 0 }
+        var word = UInt64(count) << 56, shift: UInt64 = 0
+        for byte in utf8 {
+            word |= UInt64(byte) << shift
+            shift += 8
+        }
+        return word
+    }
+
+    /// Whether `code` is listed; `word` is `CodeList.word(code)`, worked out once per address.
+    func contains(_ code: String, word: UInt64) -> Bool {
+        guard word != 0 else { return !long.isEmpty && long.contains(code) }
+        if packed.count <= 16 { return packed.contains(word) }
+        var low = 0, high = packed.count
+        while low < high {
+            let middle = (low + high) / 2
+            if packed[middle] < word { low = middle + 1 } else { high = middle }
+        }
+        return low < packed.count && packed[low] == word
+    }
+}
