@@ -10,7 +10,7 @@ final class MethodEntry: Sendable {
 
     /// The method as offered for this cart and address, or nil (and why, in the trace) when it is not.
     func offer(in set: RuleSet, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
-               layers: [TaxLayer], calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
+               layers: [TaxLayer], taxes: inout TaxLinesMemo, calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
                request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
         for condition in rule.conditions {
@@ -52,8 +52,10 @@ final class MethodEntry: Sendable {
         }
         items.append(SummaryItem(id: "shipping", label: set.labels.shipping, amount: price))
         var taxTrace = Trace(enabled: trace.enabled)
-        let taxLines = TaxCalculation(policy: set.tax, rounding: set.rounding, labels: set.labels)
-            .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
+        let taxLines = taxes.lines(shipping: price, trace: trace.enabled) {
+            TaxCalculation(policy: set.tax, rounding: set.rounding, labels: set.labels)
+                .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
+        }
         trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
         items.append(contentsOf: taxLines.added.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
         let total = items.map(\.amount).sum(in: currency)

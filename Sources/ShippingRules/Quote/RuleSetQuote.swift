@@ -55,28 +55,33 @@ extension RuleSet {
         // Without a trace the zone index answers which zones hold the address in one lookup;
         // with one, every zone is asked in turn so the trace can say why each did not match.
         let matched: ZoneSet? = trace.enabled ? nil : zoneIndex.matching(address)
-        func holds(_ zone: Zone) -> Bool { matched.map { $0.contains(zone.number) } ?? zone.contains(address) }
+        // Read in place: `matched.map` copied the set (a retain of its arrays) on every ask.
+        let indexed = matched != nil
+        let matchedSet = matched ?? ZoneSet(capacity: 0)
+        func holds(_ zone: Zone) -> Bool { indexed ? matchedSet.contains(zone.number) : zone.contains(address) }
 
         var layers: [TaxLayer] = []
         if let matched {
             // By number, so that layers that do not apply are never copied (a copy retains every field).
             for (i, zone) in layerZones.enumerated() where matched.contains(zone) { layers.append(tax.layers[i]) }
         }
-        for layer in tax.layers where matched == nil {
-            if let why = layer.zone.mismatch(address) {
-                trace.add("tax layer \(layer.id) does not apply: \(why)")
-            } else {
-                if let table = layer.table {
-                    trace.add("tax layer \(layer.id) applies (rates from \(table.file)\(layer.includedInPrices ? ", included in prices" : ""))")
+        // Only the trace's way walks every layer: a `where` clause would copy each layer before testing.
+        if matched == nil {
+            for layer in tax.layers {
+                if let why = layer.zone.mismatch(address) {
+                    trace.add("tax layer \(layer.id) does not apply: \(why)")
                 } else {
-                    trace.add("tax layer \(layer.id) applies (\(layer.rate)%\(layer.includedInPrices ? ", included in prices" : ""))")
+                    if let table = layer.table {
+                        trace.add("tax layer \(layer.id) applies (rates from \(table.file)\(layer.includedInPrices ? ", included in prices" : ""))")
+                    } else {
+                        trace.add("tax layer \(layer.id) applies (\(layer.rate)%\(layer.includedInPrices ? ", included in prices" : ""))")
+                    }
+                    layers.append(layer)
                 }
-                layers.append(layer)
             }
         }
         // Rate tables say their rate (or rates, per priority) for this address, or that none applies.
         if tax.hasRateTables { TaxLayer.resolveTables(&layers, at: address, trace: &trace) }
-        let calendar = warehouse.map(DeliveryCalendar.init)
         let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(holds: holds, trace: &trace)
         var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
@@ -91,6 +96,7 @@ extension RuleSet {
         } else {
             positions = Array(methods.indices)
         }
+        var taxes = TaxLinesMemo(layers: layers)
         for position in positions {
             // The trace's way (no index): each of the method's zones says why it does not hold.
             if matched == nil, let zones = methods[position].zones {
@@ -109,7 +115,7 @@ extension RuleSet {
                 if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
             if let method = methodEntries[position].offer(in: self, cart: cart, address: address, holds: holds, layers: layers,
-                                                          calendar: calendar, closed: closed, shipDate: &shipDate,
+                                                          taxes: &taxes, calendar: self.calendar, closed: closed, shipDate: &shipDate,
                                                           request: request, trace: &trace) {
                 offered.append(method)
             }
@@ -140,7 +146,8 @@ extension RuleSet {
     /// The destination's holidays: those of every delivery calendar whose zone holds the address.
     private func destinationHolidays(holds: (Zone) -> Bool, trace: inout Trace) -> [Int] {
         var lists: [[Int]] = []
-        for calendar in destinationCalendars where holds(calendar.zone) {
+        for i in destinationCalendars.indices where holds(destinationCalendars[i].zone) {
+            let calendar = destinationCalendars[i]
             lists.append(calendar.holidays)
             trace.add("\(calendar.field) holds the address: transit days skip its \(calendar.holidays.count) holidays")
         }

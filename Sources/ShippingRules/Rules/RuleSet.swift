@@ -38,6 +38,8 @@ public final class RuleSet: Sendable {
 
     let rounding: RoundingPolicy
     let warehouse: Warehouse?
+    /// The warehouse's calendar, its business days numbered once at load.
+    let calendar: DeliveryCalendar?
     let zones: [String: Zone]
     let serviceability: [ServiceabilityRule]
     let tax: TaxPolicy
@@ -102,6 +104,7 @@ public final class RuleSet: Sendable {
         self.currencies = currencies
         self.rounding = rounding
         self.warehouse = warehouse
+        self.calendar = warehouse.map { DeliveryCalendar(warehouse: $0) }
         self.zones = zones
         self.serviceability = serviceability
         self.labels = labels
@@ -152,7 +155,7 @@ public final class RuleSet: Sendable {
     private init(_ other: RuleSet, warnings: [RulesWarning]) {
         version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
-        warehouse = other.warehouse; zones = other.zones; serviceability = other.serviceability; tax = other.tax
+        warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceability = other.serviceability; tax = other.tax
         methods = other.methods; methodEntries = other.methodEntries; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones

@@ -2,8 +2,20 @@ import Foundation
 
 /// Counts delivery dates on the warehouse's calendar: local date and time from the injected
 /// clock, cutoff, business days, holidays, handling days, then transit business days.
-struct DeliveryCalendar: Sendable {
+/// Built once per rules load (a class: a quote passes one reference to every method, where the
+/// warehouse's struct was copied, a retain of each member, for each). The business days of
+/// 2020–2039 are numbered then (`BusinessDayTable`), so stepping N business days is two array
+/// reads on the quoting path; days outside those years are stepped one by one.
+final class DeliveryCalendar: Sendable {
     let warehouse: Warehouse
+    private let table: BusinessDayTable
+
+    init(warehouse: Warehouse) {
+        self.warehouse = warehouse
+        table = BusinessDayTable(from: BusinessDayTable.span.lowerBound, through: BusinessDayTable.span.upperBound) { [warehouse] day in
+            DeliveryCalendar.isBusinessDay(number: day, warehouse)
+        }
+    }
 
     /// The warehouse's local date and minute of the day at `now` (DST included, via the zone's offset at that instant).
     func localMoment(_ now: Date) -> (date: CalendarDate, minuteOfDay: Int) {
@@ -17,12 +29,15 @@ struct DeliveryCalendar: Sendable {
     func isBusinessDay(_ date: CalendarDate) -> Bool { isBusinessDay(number: date.daysSinceEpoch) }
 
     /// Day numbers (days since 1970-01-01, a Thursday) keep the stepping free of calendar math.
-    private func isBusinessDay(number day: Int) -> Bool {
+    private func isBusinessDay(number day: Int) -> Bool { Self.isBusinessDay(number: day, warehouse) }
+
+    private static func isBusinessDay(number day: Int, _ warehouse: Warehouse) -> Bool {
         let weekday = ((day % 7) + 7 + 4) % 7
         return warehouse.businessDayMask & (1 << UInt8(weekday)) != 0 && !warehouse.isHoliday(day)
     }
 
     private func businessDay(onOrAfter day: Int) -> Int {
+        if let found = table.businessDay(onOrAfter: day) { return found }
         var d = day
         var steps = 0
         // Bounded: a year of holidays is a configuration error, not a reason to loop forever.
@@ -42,6 +57,7 @@ struct DeliveryCalendar: Sendable {
     /// a destination's holidays) are skipped too.
     func adding(businessDays count: Int, to date: CalendarDate, closed: [Int] = []) -> CalendarDate {
         var day = date.daysSinceEpoch
+        if closed.isEmpty, let found = table.adding(businessDays: count, to: day) { return CalendarDate(daysSinceEpoch: found) }
         for _ in 0..<count {
             day = businessDay(onOrAfter: day + 1)
             var steps = 0

@@ -41,8 +41,14 @@ struct ZoneIndex: Sendable {
         var always: [Int] = []
         /// Zones that hold only codes starting with the key (1 to `stemKeyLength` characters).
         var byStem: [String: [Int]] = [:]
+        /// The same lists by `CodeList.word` of the key, for the keys of printable ASCII (nearly
+        /// all): an ASCII code's prefix is then packed from its bytes, where `String(code.prefix(n))`
+        /// walked Characters and made a string for every length.
+        var byWord: [UInt64: [Int]] = [:]
         /// The key lengths present, so a lookup tries only those.
         var stemLengths: [Int] = []
+
+        static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
         mutating func file(_ zone: Zone, number: Int) {
             guard let patterns = zone.postalCodes else { always.append(number); return }
@@ -53,6 +59,7 @@ struct ZoneIndex: Sendable {
             }
             for key in keys.sorted() {
                 byStem[key, default: []].append(number)
+                if key.utf8.allSatisfy(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
                 if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
             }
         }
@@ -60,6 +67,18 @@ struct ZoneIndex: Sendable {
         func candidates(_ code: String?, into set: inout ZoneSet, zones: [ZoneMatcher], address: ResolvedAddress) {
             for n in always where zones[n].contains(address) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
+            // A printable ASCII code is a byte a character: its prefixes are packed from its bytes.
+            let packed: Bool? = code.utf8.withContiguousStorageIfAvailable { bytes in
+                guard bytes.allSatisfy(Self.isPrintableASCII) else { return false }
+                for length in stemLengths where bytes.count >= length {
+                    var word = UInt64(length) << 56
+                    for k in 0..<length { word |= UInt64(bytes[k]) << UInt64(8 * k) }
+                    guard let list = byWord[word] else { continue }
+                    for n in list where zones[n].contains(address) { set.insert(n) }
+                }
+                return true
+            }
+            if packed == true { return }
             for length in stemLengths where code.count >= length {
                 guard let list = byStem[String(code.prefix(length))] else { continue }
                 for n in list where zones[n].contains(address) { set.insert(n) }

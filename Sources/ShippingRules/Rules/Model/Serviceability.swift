@@ -18,8 +18,9 @@ final class ServiceabilityRule: Sendable {
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {
-        for condition in conditions {
-            if let why = condition.mismatch(address) { return why }
+        // By index: the element is asked in place, where `for … in` copies it (a retain of its list).
+        for i in conditions.indices {
+            if let why = conditions[i].mismatch(address) { return why }
         }
         return nil
     }

@@ -48,6 +48,7 @@ struct CartFacts: Sendable {
         var weight = 0
         var count = 0
         var lines: [TaxableLine] = []
+        lines.reserveCapacity(cart.items.count)
         var classes: [String: Int] = [:]
         var sized: [SizedItem] = []
         for (i, item) in cart.items.enumerated() {

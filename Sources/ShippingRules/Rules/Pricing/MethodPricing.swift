@@ -36,12 +36,14 @@ extension PriceRule {
             trace.add("free: cart value \(cart.valueAfterDiscounts.decimalString) ≥ free_over \(freeOver.money(in: currency).decimalString)")
             core = .zero(currency)
         }
-        for surcharge in surcharges where holds(surcharge.zone) {
+        // Walked by index: `for … where` copies every element (its zone's members retained) before testing it.
+        for i in surcharges.indices where holds(surcharges[i].zone) {
+            let surcharge = surcharges[i]
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
         }
         // Most carts name no class: skip hashing the class names.
-        for surcharge in classSurcharges where !cart.classUnits.isEmpty {
+        for surcharge in cart.classUnits.isEmpty ? [] : classSurcharges {
             guard let units = cart.classUnits[surcharge.shippingClass] else { continue }
             let each = surcharge.amount.money(in: currency)
             // A merchant's fee times a hostile cart's million units must not trap the worker.

@@ -184,8 +184,8 @@ struct TaxCalculation {
         var exactSum: Int128 = 0
         var byRate: [(rate: Int128, exact: Int128)] = []
         // Each line, and the shipping charge, taxed at the layers' combined rate and rounded once.
-        func tax(_ base: Money, _ rates: [ExactDecimal]) {
-            let rate = rates.reduce(Int128(0)) { $0 + Self.scaled($1) }
+        // The combined rate is summed in place: arrays of rates per line cost an allocation each.
+        func tax(_ base: Money, rate: Int128) {
             guard rate != 0 else { return }
             let n = Int128(base.minorUnits) * rate
             exactSum += n
@@ -196,8 +196,14 @@ struct TaxCalculation {
             case .total: break
             }
         }
-        for line in cart.taxableLines { tax(line.base, matched.map { $0.rate(category: line.category, unitAmount: line.unitAmount) }) }
-        tax(shipping, matched.filter { $0.shipping == .taxable }.map { $0.shippingRate ?? $0.rate })
+        for line in cart.taxableLines {
+            var rate: Int128 = 0
+            for layer in matched { rate += Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount)) }
+            tax(line.base, rate: rate)
+        }
+        var shippingRate: Int128 = 0
+        for layer in matched where layer.shipping == .taxable { shippingRate += Self.scaled(layer.shippingRate ?? layer.rate) }
+        tax(shipping, rate: shippingRate)
         let minor: Int128
         switch rounding.level {
         case .line: minor = roundedSum

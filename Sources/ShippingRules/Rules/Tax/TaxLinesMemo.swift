@@ -1,0 +1,23 @@
+/// One quote's tax lines, kept by shipping charge. The cart and the layers are the quote's own,
+/// so a method that charges the same shipping as an earlier one, or any shipping when no layer
+/// taxes it, gets the same lines: they are computed once per quote, not once per method.
+/// A trace is never served from here, so each method's steps are still written out in full.
+struct TaxLinesMemo {
+    /// No matched layer taxes shipping (nor apportions it to the goods): the lines ignore it.
+    private let shippingIsUntaxed: Bool
+    private var known: [(shipping: Int64, lines: TaxCalculation.Lines)] = []
+
+    init(layers: [TaxLayer]) {
+        shippingIsUntaxed = layers.allSatisfy { $0.shipping == .exempt }
+    }
+
+    /// The lines for `shipping`, computed by `compute` the first time they are needed.
+    mutating func lines(shipping: Money, trace: Bool, _ compute: () -> TaxCalculation.Lines) -> TaxCalculation.Lines {
+        if trace { return compute() }
+        let key = shippingIsUntaxed ? 0 : shipping.minorUnits
+        if let found = known.first(where: { $0.shipping == key }) { return found.lines }
+        let lines = compute()
+        known.append((key, lines))
+        return lines
+    }
+}
