@@ -65,6 +65,11 @@ public struct JSONWriter: Sendable {
             endObject()
             return
         }
+        amountObject(letters: letters, minorUnits: minorUnits, fractionDigits: fractionDigits)
+    }
+
+    /// The same for a code given as its three capital letters (a `Currency`'s) and 0…18 decimals.
+    mutating func amountObject(letters: (UInt8, UInt8, UInt8), minorUnits: Int64, fractionDigits: Int) {
         let head: StaticString = "{\"currency\":\"", middle: StaticString = "\",\"value\":\""
         let comma = needsComma
         fragment(capacity: 80) { out in

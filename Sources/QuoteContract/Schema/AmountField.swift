@@ -99,6 +99,12 @@ public enum ContractAmount {
 extension JSONWriter {
     /// `{"currency":"USD","value":"53.94"}` with exactly the currency's minor digits.
     public mutating func amount(_ money: Money) {
-        amountObject(code: money.currency.code, minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits)
+        let digits = money.currency.minorDigits
+        // A `Currency` is three capital letters with 0…4 digits: its bytes go out as they are.
+        if (0...18).contains(digits) {
+            amountObject(letters: money.currency.codeBytes, minorUnits: money.minorUnits, fractionDigits: digits)
+        } else {
+            amountObject(code: money.currency.code, minorUnits: money.minorUnits, fractionDigits: digits)
+        }
     }
 }

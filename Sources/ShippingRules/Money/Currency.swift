@@ -1,25 +1,44 @@
 /// An ISO 4217 currency and the number of minor digits its amounts carry (USD 2, JPY 0, KWD 3).
 public struct Currency: Hashable, Sendable, CustomStringConvertible {
-    public let code: String
+    /// The code's three letters packed into one integer, first letter lowest. Not a `String`:
+    /// every `Money` carries its currency, and a string in it made each copy of an amount (of a
+    /// summary item, of a method) a reference-count call, hundreds a quote.
+    private let letters: UInt32
     public let minorDigits: Int
 
-    /// The currency for an ISO 4217 code, or nil when the code is not a known active currency.
+    /// The ISO 4217 code, e.g. `USD`.
+    public var code: String {
+        String(unsafeUninitializedCapacity: 3) { out in
+            out[0] = UInt8(truncatingIfNeeded: letters)
+            out[1] = UInt8(truncatingIfNeeded: letters >> 8)
+            out[2] = UInt8(truncatingIfNeeded: letters >> 16)
+            return 3
+        }
+    }
+
+    /// The code's bytes, for writers that copy them without making a string.
+    public var codeBytes: (UInt8, UInt8, UInt8) {
+        (UInt8(truncatingIfNeeded: letters), UInt8(truncatingIfNeeded: letters >> 8), UInt8(truncatingIfNeeded: letters >> 16))
+    }
+
     public init?(code: String) {
         // Every code is three capital letters, so a table indexed by them answers without hashing
         // (and no other three-byte string equals a code).
         guard code.utf8.count == 3 else { return nil }
         var index = 0
+        var letters: UInt32 = 0, shift: UInt32 = 0
         for b in code.utf8 {
             guard b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") else { return nil }
             index = index * 26 + Int(b - UInt8(ascii: "A"))
+            letters |= UInt32(b) << shift
+            shift += 8
         }
         let digits = Currency.minorDigitsByIndex[index]
         guard digits >= 0 else { return nil }
-        self.code = code
+        self.letters = letters
         self.minorDigits = Int(digits)
     }
 
-    /// `minorDigitsByCode` by the letters' index (AAA = 0 … ZZZ = 26³ - 1); -1 for no currency.
     private static let minorDigitsByIndex: [Int8] = {
         var table = [Int8](repeating: -1, count: 26 * 26 * 26)
         for (code, digits) in minorDigitsByCode {
