@@ -78,29 +78,6 @@ struct Zone: Sendable {
     var name: String { id ?? "inline zone" }
 }
 
-/// A list of postal patterns as a quote asks it: a merchant's ZIP table of 40,000 exact codes is
-/// one hash lookup, not 40,000 comparisons. Short lists (most zones) are walked as written.
-struct PostalMatch: Sendable {
-    private let exact: Set<String>
-    private let others: [PostalPattern]
-
-    init(_ patterns: [PostalPattern]) {
-        guard patterns.count > 8 else { exact = []; others = patterns; return }
-        var exact = Set<String>(minimumCapacity: patterns.count)
-        var others: [PostalPattern] = []
-        for pattern in patterns {
-            if case .exact(let code) = pattern { exact.insert(code) } else { others.append(pattern) }
-        }
-        self.exact = exact
-        self.others = others
-    }
-
-    func matches(normalized code: String, raw: String) -> Bool {
-        if !exact.isEmpty, exact.contains(code) { return true }
-        return others.contains { $0.matches(normalized: code, raw: raw) }
-    }
-}
-
 /// An address normalized once per quote, so that matching many rules does not fold strings again.
 struct ResolvedAddress: Sendable {
     let country: String?
