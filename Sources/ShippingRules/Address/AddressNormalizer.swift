@@ -28,8 +28,7 @@ enum AddressNormalizer {
 
     /// The ISO code for what was sent, or nil when it is already one (or is no name we know).
     static func countryCode(_ text: String) -> String? {
-        let bytes = text.utf8
-        if bytes.count == 2, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5a }) { return text == "UK" ? "GB" : nil }
+        if text.utf8.count == 2, text.allUTF8({ $0 >= 0x41 && $0 <= 0x5a }) { return text == "UK" ? "GB" : nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.utf8.count == 2, trimmed.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a }) {
             // UK is the one two-letter code people write that is not the country's ISO code (GB).
@@ -44,7 +43,7 @@ enum AddressNormalizer {
     /// the country has no table, or the name is not in it.
     static func subdivisionCode(_ text: String, country: String) -> String? {
         // Only a few countries have tables: a two-byte compare rules the rest out without hashing.
-        guard country.utf8.count == 2, let table = tables.subdivisions[country] else { return nil }
+        guard country.utf8.count == 2, let table = tables.subdivisions(of: country) else { return nil }
         // A code as sent (nearly every address) is found by a binary search over packed bytes.
         if let packed = Subdivisions.pack(text), table.packedCodes.contains(packed) { return nil }
         let folded = key(text)
@@ -58,7 +57,7 @@ enum AddressNormalizer {
     /// The code in ASCII when it holds other characters that stand for ASCII ones (full-width
     /// `９００－０００１`, Arabic-Indic `١٢٣`, dashes `‐ − ー`); nil when it is ASCII already.
     static func asciiPostalCode(_ text: String) -> String? {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+        if text.allUTF8({ $0 < 0x80 }) { return nil }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -123,6 +122,16 @@ enum AddressNormalizer {
     struct Tables: Sendable {
         var countries: [String: String] = [:]
         var subdivisions: [String: Subdivisions] = [:]
+        /// The same tables by `CodeList.word` of the country: a handful, walked without hashing.
+        private var byWord: [(word: UInt64, table: Subdivisions)] = []
+
+        /// Files `subdivisions` by word, once they are all read.
+        mutating func fileByWord() { byWord = subdivisions.map { (CodeList.word($0.key), $0.value) } }
+
+        func subdivisions(of country: String) -> Subdivisions? {
+            let word = CodeList.word(country)
+            return byWord.first { $0.word == word }?.table
+        }
     }
 
     /// Built once from the generated `AddressNames`; a name two codes share is left out.
@@ -147,6 +156,7 @@ enum AddressNormalizer {
                 tables.subdivisions[country, default: Subdivisions()].names[key(String(name))] = code
             }
         }
+        tables.fileByWord()
         return tables
     }()
 }

@@ -46,20 +46,22 @@ public enum UpdateCheck {
         }
         if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
         let methods = update.shippingMethods
-        for (i, method) in methods.enumerated() {
+        // By index, each method read in place: `enumerated()` copied every method (a retain of
+        // each of its strings and lists) on every quote.
+        for i in methods.indices {
             // Field names are built only for a violation: this runs on every quote.
             func field() -> String { "shipping_methods[\(i)]" }
-            if method.id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
+            if methods[i].id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
             // A handful of methods: comparing with the earlier ones beats hashing every id.
-            else if methods[..<i].contains(where: { $0.id == method.id }) { found.append(.duplicateMethodID(method.id)) }
-            if isBlank(method.label) { found.append(.emptyLabel(field: "\(field()).label")) }
-            if method.amount.currency != currency {
-                found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: method.amount.currency.code))
+            else if methods[..<i].contains(where: { $0.id == methods[i].id }) { found.append(.duplicateMethodID(methods[i].id)) }
+            if isBlank(methods[i].label) { found.append(.emptyLabel(field: "\(field()).label")) }
+            if methods[i].amount.currency != currency {
+                found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: methods[i].amount.currency.code))
             }
-            if let estimate = method.deliveryEstimate, estimate.from > estimate.to {
+            if let estimate = methods[i].deliveryEstimate, estimate.from > estimate.to {
                 found.append(.deliveryRangeReversed(method: field(), from: estimate.from, to: estimate.to))
             }
-            check(method.summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
+            check(methods[i].summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
         }
         return found
     }
@@ -69,14 +71,14 @@ public enum UpdateCheck {
         if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list(), count: items.count)) }
         var sum: Int128 = 0
         var oneCurrency = true
-        for (i, item) in items.enumerated() {
-            if isBlank(item.label) { found.append(.emptyLabel(field: "\(list())[\(i)].label")) }
-            if item.id.isEmpty { found.append(.emptyID(field: "\(list())[\(i)].id")) }
-            if item.amount.currency != currency {
+        for i in items.indices {
+            if isBlank(items[i].label) { found.append(.emptyLabel(field: "\(list())[\(i)].label")) }
+            if items[i].id.isEmpty { found.append(.emptyID(field: "\(list())[\(i)].id")) }
+            if items[i].amount.currency != currency {
                 oneCurrency = false
-                found.append(.currencyMismatch(field: "\(list())[\(i)].amount", expected: currency.code, found: item.amount.currency.code))
+                found.append(.currencyMismatch(field: "\(list())[\(i)].amount", expected: currency.code, found: items[i].amount.currency.code))
             }
-            if i < items.count - 1 { sum += Int128(item.amount.minorUnits) }
+            if i < items.count - 1 { sum += Int128(items[i].amount.minorUnits) }
         }
         guard oneCurrency else { return }           // a sum across currencies means nothing
         if items.count > 1, sum != Int128(total.amount.minorUnits) {
@@ -88,7 +90,10 @@ public enum UpdateCheck {
     }
 
     private static func isBlank(_ text: String) -> Bool {
-        // Any visible ASCII byte settles it without Unicode properties (run on every quote).
+        // Any visible ASCII byte settles it without Unicode properties (run on every quote); the
+        // bytes are read in place, the first one nearly always settling it.
+        let visible = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 > 0x20 && $0 < 0x7f } }
+        if visible == true { return false }
         if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7f }) { return false }
         return text.allSatisfy(\.isWhitespace)
     }

@@ -14,10 +14,10 @@ enum PostalPattern: Sendable, CustomStringConvertible {
 
     static func normalized(_ code: String) -> String {
         // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
-        if code.utf8.allSatisfy({ $0 < 0x80 }) {
-            let kept = { (b: UInt8) in b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) }
-            // Most codes are already upper-case without separators: nothing to make.
-            if code.utf8.allSatisfy({ kept($0) && !($0 >= 0x61 && $0 <= 0x7a) }) { return code }
+        let kept = { (b: UInt8) in b != 0x20 && b != 0x2d && !(0x09...0x0d).contains(b) }
+        // Most codes are already ASCII, upper-case, without separators: nothing to make.
+        if code.allUTF8({ $0 < 0x80 && kept($0) && !($0 >= 0x61 && $0 <= 0x7a) }) { return code }
+        if code.allUTF8({ $0 < 0x80 }) {
             return String(unsafeUninitializedCapacity: code.utf8.count) { out in
                 var n = 0
                 for b in code.utf8 where kept(b) {

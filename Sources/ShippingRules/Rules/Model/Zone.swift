@@ -92,7 +92,7 @@ struct ResolvedAddress: Sendable {
     /// `foldCity` false skips folding the city for rule sets that never look at it.
     init(_ address: PartialAddress, foldCity: Bool = true) {
         func present(_ s: String?) -> String? {
-            guard let s, s.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+            guard let s, s.anyUTF8({ $0 != 0x20 && $0 != 0x09 }) else { return nil }
             return s
         }
         country = present(address.countryCode).map(PlaceName.code)
