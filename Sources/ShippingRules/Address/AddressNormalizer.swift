@@ -9,6 +9,8 @@ import Foundation
 enum AddressNormalizer {
     /// The address in codes, and one `field "sent" → CODE` entry for each field changed.
     static func normalize(_ address: PartialAddress) -> (address: PartialAddress, changes: [String]) {
+        // An address already in codes (nearly every one) is answered without a copy being changed.
+        if isInCodes(address) { return (address, []) }
         var result = address
         var changes: [String] = []
         if let sent = address.countryCode, let code = countryCode(sent) {
@@ -162,10 +164,20 @@ enum AddressNormalizer {
 }
 
 extension AddressNormalizer {
-    /// The address in codes; the explain trace says what was changed.
-    static func normalize(_ address: PartialAddress, trace: inout Trace) -> PartialAddress {
+    /// The address in codes, or nil when it is in codes already; the explain trace says what was changed.
+    static func normalizedIfChanged(_ address: PartialAddress, trace: inout Trace) -> PartialAddress? {
+        if isInCodes(address) { return nil }
         let (result, changes) = normalize(address)
-        if !changes.isEmpty { trace.add("address normalised: " + changes.joined(separator: "; ")) }
+        if changes.isEmpty { return nil }
+        trace.add("address normalised: " + changes.joined(separator: "; "))
         return result
+    }
+
+    /// Whether `normalize` would change nothing: the same three questions it asks, without a copy.
+    static func isInCodes(_ address: PartialAddress) -> Bool {
+        if let sent = address.countryCode, countryCode(sent) != nil { return false }
+        if let sent = address.state, let country = address.countryCode, subdivisionCode(sent, country: country) != nil { return false }
+        if let sent = address.postalCode, asciiPostalCode(sent) != nil { return false }
+        return true
     }
 }

@@ -57,10 +57,12 @@ final class MethodEntry: Sendable {
                 .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
         }
         trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
-        items.append(contentsOf: taxLines.added.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
-        let total = items.map(\.amount).sum(in: currency)
+        // Appended one by one and summed in place: a `map` each made an array per method per quote.
+        for line in taxLines.added { items.append(SummaryItem(id: line.id, label: line.label, amount: line.amount)) }
+        var total = Money.zero(currency)
+        for i in items.indices { total = total + items[i].amount }
         // Contained tax is shown after the added lines with a zero amount: the total stays their sum.
-        items.append(contentsOf: taxLines.included.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) })
+        for line in taxLines.included { items.append(SummaryItem(id: line.id, label: line.label, amount: line.amount)) }
         items.append(SummaryItem(id: "total", label: set.payee, amount: total))
 
         return ShippingMethod(id: rule.id, label: rule.label, detail: rule.detail?.render(estimate),

@@ -41,7 +41,13 @@ extension RuleSet {
             return .keep
         }
 
-        let address = ResolvedAddress(AddressNormalizer.normalize(request.address, trace: &trace), foldCity: usesCities)
+        // The request's own address is read in place when it is in codes already (nearly always).
+        let address: ResolvedAddress
+        if let normalized = AddressNormalizer.normalizedIfChanged(request.address, trace: &trace) {
+            address = ResolvedAddress(normalized, foldCity: usesCities)
+        } else {
+            address = ResolvedAddress(request.address, foldCity: usesCities)
+        }
         for rule in serviceability {
             if let why = rule.mismatch(address) {
                 trace.add("serviceability[\(rule.index)] does not apply: \(why)")

@@ -51,23 +51,27 @@ struct CartFacts: Sendable {
         lines.reserveCapacity(cart.items.count)
         var classes: [String: Int] = [:]
         var sized: [SizedItem] = []
-        for (i, item) in cart.items.enumerated() {
-            try check(item.unitAmount, "cart.items[\(i)].unit_amount")
-            guard (1...1_000_000).contains(item.quantity) else { throw .outOfRange("cart.items[\(i)].quantity is outside 1…1000000") }
-            let (line, overflow) = item.unitAmount.minorUnits.multipliedReportingOverflow(by: Int64(item.quantity))
+        // By index, each item read in place: `enumerated()` copied every item (a retain of each
+        // of its strings) on every quote.
+        let items = cart.items
+        for i in items.indices {
+            let unitAmount = items[i].unitAmount, quantity = items[i].quantity
+            try check(unitAmount, "cart.items[\(i)].unit_amount")
+            guard (1...1_000_000).contains(quantity) else { throw .outOfRange("cart.items[\(i)].quantity is outside 1…1000000") }
+            let (line, overflow) = unitAmount.minorUnits.multipliedReportingOverflow(by: Int64(quantity))
             guard !overflow, line.magnitude <= limit.magnitude else { throw .outOfRange("cart.items[\(i)] amount is too large") }
             total += line
             guard total.magnitude <= limit.magnitude else { throw .outOfRange("the cart total is too large") }
-            let grams = max(0, item.weightGrams ?? 0)
+            let grams = max(0, items[i].weightGrams ?? 0)
             guard grams <= 100_000_000 else { throw .outOfRange("cart.items[\(i)].weight_grams is too large") }
-            weight += grams * item.quantity
-            count += item.quantity
-            if let shippingClass = item.shippingClass { classes[shippingClass, default: 0] += item.quantity }
-            if let dimensions = item.dimensions {
+            weight += grams * quantity
+            count += quantity
+            if let shippingClass = items[i].shippingClass { classes[shippingClass, default: 0] += quantity }
+            if let dimensions = items[i].dimensions {
                 guard let volume = dimensions.volume else { throw .outOfRange("cart.items[\(i)].dimensions_mm is too large") }
-                sized.append(SizedItem(gramsPerUnit: grams, volumePerUnit: volume, quantity: item.quantity))
+                sized.append(SizedItem(gramsPerUnit: grams, volumePerUnit: volume, quantity: quantity))
             }
-            lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: item.unitAmount, category: item.taxCategory))
+            lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: unitAmount, category: items[i].taxCategory))
         }
         if cart.items.isEmpty, let subtotal = cart.subtotal {
             try check(subtotal, "cart.subtotal")
@@ -75,9 +79,10 @@ struct CartFacts: Sendable {
             lines = [TaxableLine(base: subtotal, unitAmount: subtotal, category: nil)]
         }
         var discountSum: Int64 = 0
-        for (i, d) in cart.discounts.enumerated() {
-            try check(d.amount, "cart.discounts[\(i)].amount")
-            discountSum += d.amount.minorUnits
+        for i in cart.discounts.indices {
+            let amount = cart.discounts[i].amount
+            try check(amount, "cart.discounts[\(i)].amount")
+            discountSum += amount.minorUnits
             guard discountSum.magnitude <= limit.magnitude else { throw .outOfRange("the discounts are too large") }
         }
         merchandise = Money(minorUnits: total, currency: currency)
