@@ -453,7 +453,12 @@ extension JSONTokenCursor {
     /// A string's content as text: for a plain document without a check (printable ASCII is
     /// valid UTF-8), otherwise validated; nil when it is not valid UTF-8.
     func text(_ range: Range<Int>, plain: Bool) -> String? {
-        plain ? String(decoding: slice(range), as: UTF8.self) : String(validating: slice(range), as: UTF8.self)
+        guard plain else { return String(validating: slice(range), as: UTF8.self) }
+        let bytes = slice(range)
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            _ = out.initialize(fromContentsOf: bytes)
+            return bytes.count
+        }
     }
 
     /// Bytes that are only compared with ASCII codes (a currency): invalid UTF-8 becomes U+FFFD,
