@@ -34,6 +34,22 @@ struct RFC3339Tests {
         #expect(RFC3339.parse(text) == nil)
     }
 
+    @Test("pads every field to its width, from year 1 to 9999")
+    func padsEveryField() {
+        func date(_ y: Int, _ m: Int, _ d: Int) -> String {
+            var bytes: [UInt8] = []
+            RFC3339.appendFullDate(CalendarDate(year: y, month: m, day: d)!, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(date(1, 1, 1) == "0001-01-01")
+        #expect(date(9999, 12, 31) == "9999-12-31")
+        #expect(date(2026, 3, 9) == "2026-03-09")
+        #expect(date(980, 10, 20) == "0980-10-20")
+        #expect(RFC3339.format(epochMilliseconds: 1_791_633_909_007) == "2026-10-10T12:05:09.007Z")
+        #expect(RFC3339.format(epochMilliseconds: 1_791_676_799_999) == "2026-10-10T23:59:59.999Z")
+        #expect(RFC3339.format(epochMilliseconds: 1_791_590_400_050) == "2026-10-10T00:00:00.050Z")
+    }
+
     @Test("writes UTC with milliseconds and Z")
     func formats() {
         #expect(RFC3339.format(epochMilliseconds: 0) == "1970-01-01T00:00:00.000Z")

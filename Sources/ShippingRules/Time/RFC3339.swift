@@ -135,18 +135,39 @@ public enum RFC3339 {
 
     /// ASCII digits with zero padding to `width` (the last `width` digits), written at `out`; returns `width`.
     @discardableResult
+    @inline(__always)
     private static func writePadded(_ value: Int, width: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var v = value
-        var k = 0
-        while divisor > 0 {
-            out[k] = UInt8(48 + (v / divisor) % 10)
-            k += 1
-            v %= divisor
-            divisor /= 10
+        // Every reply writes a timestamp and two dates per method: the widths used (2, 3, 4) are
+        // written by constant divisions, which compile to multiplications, two digits at a time.
+        switch width {
+        case 2:
+            write2(value % 100, to: out)
+        case 3:
+            out[0] = UInt8(48 + value / 100 % 10)
+            write2(value % 100, to: out + 1)
+        case 4:
+            write2(value / 100 % 100, to: out)
+            write2(value % 100, to: out + 2)
+        default:
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = value
+            var k = 0
+            while divisor > 0 {
+                out[k] = UInt8(48 + (v / divisor) % 10)
+                k += 1
+                v %= divisor
+                divisor /= 10
+            }
         }
         return width
+    }
+
+    /// Two digits of `value` (0…99) at `out`.
+    @inline(__always)
+    private static func write2(_ value: Int, to out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(48 + value / 10)
+        out[1] = UInt8(48 + value % 10)
     }
 
     /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.
