@@ -96,52 +96,35 @@ struct RawEvent: Sendable {
     ]
 
     init?(_ c: inout JSONTokenCursor) {
+        // Each member says at once whether it was read: a value of the wrong kind leaves it unset,
+        // and the scan gives up. (Asking a function of the whole `self` copied it for every member.)
         let read = c.object(of: RawEvent.keys) { c, index in
             switch index {
             case 0:
                 guard let number = c.number(), c.bytes(number, equal: "1") else { return false }
                 versionIsOne = true
-            case 1: eventID = c.string()
-            case 2: sessionID = c.string()
-            case 3: sequence = c.number().flatMap { c.wholeNumber($0) }
-            case 4: merchant = c.string()
-            case 5: paymentMethodType = c.string()
+                return true
+            case 1: eventID = c.string(); return eventID != nil
+            case 2: sessionID = c.string(); return sessionID != nil
+            case 3: sequence = c.number().flatMap { c.wholeNumber($0) }; return sequence != nil
+            case 4: merchant = c.string(); return merchant != nil
+            case 5: paymentMethodType = c.string(); return paymentMethodType != nil
             case 6:
                 // payment_authorized (one per checkout, with a rule of its own) is left to the full decoder.
                 guard let range = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
-            case 7: currency = c.string()
-            case 8: address = RawAddress(&c)
-            case 9: cart = RawCart(&c)
-            case 10: selected = c.string()
-            case 11: occurredAt = c.string()
-            default: replyBy = c.string()
+                return trigger != nil
+            case 7: currency = c.string(); return currency != nil
+            case 8: address = RawAddress(&c); return address != nil
+            case 9: cart = RawCart(&c); return cart != nil
+            case 10: selected = c.string(); return selected != nil
+            case 11: occurredAt = c.string(); return occurredAt != nil
+            default: replyBy = c.string(); return replyBy != nil
             }
-            return RawEvent.isSet(index, in: self)
         }
         guard read else { return nil }
         plain = c.onlyPrintableASCII
-    }
-
-    /// Whether the member with `index` in `keys` holds what was read for it: a member whose
-    /// value is of the wrong kind is left unset, and the scan gives up.
-    private static func isSet(_ index: Int, in raw: RawEvent) -> Bool {
-        switch index {
-        case 0: raw.versionIsOne
-        case 1: raw.eventID != nil
-        case 2: raw.sessionID != nil
-        case 3: raw.sequence != nil
-        case 4: raw.merchant != nil
-        case 5: raw.paymentMethodType != nil
-        case 6: raw.trigger != nil
-        case 7: raw.currency != nil
-        case 8: raw.address != nil
-        case 9: raw.cart != nil
-        case 10: raw.selected != nil
-        case 11: raw.occurredAt != nil
-        default: raw.replyBy != nil
-        }
     }
 
     /// The members every event must have, read and checked; nil when one is missing or broken.
