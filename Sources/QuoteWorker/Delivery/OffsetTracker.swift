@@ -19,21 +19,32 @@ public struct OffsetTracker: Sendable {
 
     /// Notes a fetched record that must finish `deliveries` productions before it counts as done
     /// (0 for a record whose drop is recorded at once).
+    ///
+    /// The partition's progress is changed where it lies in the dictionary: taken out as a copy,
+    /// its list of pending records was shared, and the append then copied the whole list (a
+    /// backlog's thousands of entries) on every record.
     public mutating func register(_ tp: KafkaTopicPartition, offset: Int64, deliveries: Int) {
-        var p = partitions[tp] ?? PartitionProgress()
+        Self.register(&partitions[tp, default: PartitionProgress()], offset: offset, deliveries: deliveries)
+    }
+
+    private static func register(_ p: inout PartitionProgress, offset: Int64, deliveries: Int) {
         p.pending.append((offset, deliveries))
-        Self.advance(&p)
-        partitions[tp] = p
+        advance(&p)
     }
 
     /// One delivery of the record at `offset` has been reported.
     public mutating func finishDelivery(_ tp: KafkaTopicPartition, offset: Int64) {
-        guard var p = partitions[tp] else { return }  // the partition was revoked meanwhile
-        if let i = p.pending[p.head...].firstIndex(where: { $0.offset == offset }) {
-            p.pending[i].outstanding -= 1
-            Self.advance(&p)
-        }
-        partitions[tp] = p
+        guard partitions[tp] != nil else { return }  // the partition was revoked meanwhile
+        Self.finishDelivery(&partitions[tp, default: PartitionProgress()], offset: offset)
+    }
+
+    private static func finishDelivery(_ p: inout PartitionProgress, offset: Int64) {
+        // Reports come nearly in order: the record is found a step or two past the head.
+        var i = p.head
+        while i < p.pending.count && p.pending[i].offset != offset { i += 1 }
+        guard i < p.pending.count else { return }
+        p.pending[i].outstanding -= 1
+        advance(&p)
     }
 
     private static func advance(_ p: inout PartitionProgress) {
