@@ -15,8 +15,16 @@ public struct IncomingEvent: Sendable {
     private let source: Source
 
     private enum Source: Sendable {
-        case scanned(ScannedEvent)
+        case scanned(Scanned)
         case decoded(AddressChangeEvent)
+    }
+
+    /// The scanned event behind one reference: a worker's batch copies each `IncomingEvent` a few
+    /// times on its way (read, conflated, answered), and a scanned event inline (the positions of
+    /// every member, its lists and strings) made each copy a large copy and a dozen retains.
+    private final class Scanned: Sendable {
+        let event: ScannedEvent
+        init(_ event: ScannedEvent) { self.event = event }
     }
 
     /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
@@ -27,7 +35,7 @@ public struct IncomingEvent: Sendable {
 
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
-            return .success(IncomingEvent(.scanned(scanned)))
+            return .success(IncomingEvent(.scanned(Scanned(scanned))))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
         return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
@@ -35,7 +43,9 @@ public struct IncomingEvent: Sendable {
 
     private init(_ source: Source) {
         switch source {
-        case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+        case .scanned(let box):
+            let s = box.event
+            (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
         case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
         }
         self.source = source
@@ -44,7 +54,7 @@ public struct IncomingEvent: Sendable {
     /// The whole event, for quoting.
     public func event() -> AddressChangeEvent {
         switch source {
-        case .scanned(let scanned): scanned.event()
+        case .scanned(let box): box.event.event()
         case .decoded(let event): event
         }
     }
