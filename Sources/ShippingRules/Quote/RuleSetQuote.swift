@@ -92,13 +92,12 @@ extension RuleSet {
         var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
         // Indexed: only the methods that serve everywhere or serve a matched zone, in file order.
-        var positions: [Int]
+        let positions: [Int]
         if let matched {
             var set = ZoneSet(capacity: methods.count)
             for method in methodsEverywhere { set.insert(method) }
-            for zone in matched.members { for method in methodsByZone[zone] { set.insert(method) } }
-            positions = set.members
-            positions.sort()
+            matched.forEachMember { zone in for method in methodsByZone[zone] { set.insert(method) } }
+            positions = set.members     // ascending: file order
         } else {
             positions = Array(methods.indices)
         }
