@@ -62,11 +62,15 @@ public struct EventProcessor {
                                  emit: (ProcessedRecord) -> Void) {
         let now = clock.now()
         let read = batch.map { IncomingEvent.read($0.value, key: $0.key) }
+        // Sized once and changed in place: one hash of the session id per event, no regrowth.
         var newest: [String: Int64] = [:]
-        for case .success(let event) in read {
-            newest[event.sessionID] = max(newest[event.sessionID] ?? .min, event.sequence)
+        newest.reserveCapacity(batch.count)
+        for i in read.indices {
+            guard case .success(let event) = read[i] else { continue }
+            Self.raise(&newest[event.sessionID, default: .min], to: event.sequence)
         }
-        for (message, result) in zip(batch, read) {
+        for i in batch.indices {
+            let message = batch[i], result = read[i]
             if shouldStop() {
                 emit(ProcessedRecord(source: message.topicPartition, offset: message.offset, disposition: .leftForReplay))
                 continue
@@ -82,6 +86,8 @@ public struct EventProcessor {
             }
         }
     }
+
+    private static func raise(_ value: inout Int64, to other: Int64) { value = max(value, other) }
 
     private mutating func answer(_ event: IncomingEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
                                  shouldStop: () -> Bool) -> ProcessedRecord {
