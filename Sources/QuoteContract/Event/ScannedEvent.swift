@@ -74,18 +74,18 @@ struct Facts {
 /// Where each member's value lies in the bytes, before the contract's rules are applied.
 struct RawEvent: Sendable {
     var versionIsOne = false
-    var sessionID: Range<Int>?
+    var sessionID: ByteSpan?
     var sequence: Int64?
-    var eventID: Range<Int>?
-    var merchant: Range<Int>?
-    var paymentMethodType: Range<Int>?
+    var eventID: ByteSpan?
+    var merchant: ByteSpan?
+    var paymentMethodType: ByteSpan?
     var trigger: QuoteTrigger?
-    var currency: Range<Int>?
+    var currency: ByteSpan?
     var address: RawAddress?
     var cart: RawCart?
-    var selected: Range<Int>?
-    var occurredAt: Range<Int>?
-    var replyBy: Range<Int>?
+    var selected: ByteSpan?
+    var occurredAt: ByteSpan?
+    var replyBy: ByteSpan?
     /// Every string of the document was printable ASCII.
     var plain = false
 
@@ -104,23 +104,23 @@ struct RawEvent: Sendable {
                 guard let number = c.number(), c.bytes(number, equal: "1") else { return false }
                 versionIsOne = true
                 return true
-            case 1: eventID = c.string(); return eventID != nil
-            case 2: sessionID = c.string(); return sessionID != nil
+            case 1: eventID = c.string().map(ByteSpan.init); return eventID != nil
+            case 2: sessionID = c.string().map(ByteSpan.init); return sessionID != nil
             case 3: sequence = c.number().flatMap { c.wholeNumber($0) }; return sequence != nil
-            case 4: merchant = c.string(); return merchant != nil
-            case 5: paymentMethodType = c.string(); return paymentMethodType != nil
+            case 4: merchant = c.string().map(ByteSpan.init); return merchant != nil
+            case 5: paymentMethodType = c.string().map(ByteSpan.init); return paymentMethodType != nil
             case 6:
                 // payment_authorized (one per checkout, with a rule of its own) is left to the full decoder.
                 guard let range = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
                 return trigger != nil
-            case 7: currency = c.string(); return currency != nil
+            case 7: currency = c.string().map(ByteSpan.init); return currency != nil
             case 8: address = RawAddress(&c); return address != nil
             case 9: cart = RawCart(&c); return cart != nil
-            case 10: selected = c.string(); return selected != nil
-            case 11: occurredAt = c.string(); return occurredAt != nil
-            default: replyBy = c.string(); return replyBy != nil
+            case 10: selected = c.string().map(ByteSpan.init); return selected != nil
+            case 11: occurredAt = c.string().map(ByteSpan.init); return occurredAt != nil
+            default: replyBy = c.string().map(ByteSpan.init); return replyBy != nil
             }
         }
         guard read else { return nil }
@@ -191,16 +191,17 @@ struct RawEvent: Sendable {
 }
 
 struct RawAddress: Sendable {
-    var city: Range<Int>?
-    var state: Range<Int>?
-    var postalCode: Range<Int>?
-    var country: Range<Int>?
+    var city: ByteSpan?
+    var state: ByteSpan?
+    var postalCode: ByteSpan?
+    var country: ByteSpan?
 
     private static let keys: [StaticString] = ["city", "state", "postal_code", "country_code"]
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawAddress.keys) { c, index in
-            guard let range = c.string() else { return false }
+            guard let found = c.string() else { return false }
+            let range = ByteSpan(found)
             switch index {
             case 0: city = range
             case 1: state = range
@@ -220,7 +221,7 @@ struct RawAddress: Sendable {
     }
 
     func address(_ c: JSONTokenCursor, plain: Bool) -> PartialAddress? {
-        func text(_ range: Range<Int>?) -> String?? {
+        func text(_ range: ByteSpan?) -> String?? {
             guard let range else { return .some(nil) }
             return c.text(range, plain: plain).map { .some($0) }
         }
@@ -287,13 +288,13 @@ struct RawCart: Sendable {
 
 /// A cart item or a discount: the members both have, and the item's own.
 struct RawLine: Sendable {
-    var id: Range<Int>?
-    var label: Range<Int>?
+    var id: ByteSpan?
+    var label: ByteSpan?
     var quantity: Int64?
     var amount: RawAmount?
-    var taxCategory: Range<Int>?
+    var taxCategory: ByteSpan?
     var weightGrams: Int64?
-    var shippingClass: Range<Int>?
+    var shippingClass: ByteSpan?
     var dimensions: RawDimensions?
 
     private static let itemKeys: [StaticString] = ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
@@ -304,13 +305,13 @@ struct RawLine: Sendable {
         let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
             // A discount's third member, `amount`, is read as an item's `unit_amount` (index 3).
             switch isItem || index < 2 ? index : 3 {
-            case 0: guard let range = c.string() else { return false }; id = range
-            case 1: guard let range = c.string() else { return false }; label = range
+            case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
+            case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
             case 2: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
             case 3: guard let value = RawAmount(&c) else { return false }; amount = value
-            case 4: guard let range = c.string() else { return false }; taxCategory = range
+            case 4: guard let range = c.string() else { return false }; taxCategory = ByteSpan(range)
             case 5: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
-            case 6: guard let range = c.string() else { return false }; shippingClass = range
+            case 6: guard let range = c.string() else { return false }; shippingClass = ByteSpan(range)
             default: guard let size = RawDimensions(&c) else { return false }; dimensions = size
             }
             return true
@@ -392,8 +393,8 @@ struct RawDimensions: Sendable {
 
 /// `{ "currency": …, "value": … }`: where each one's bytes are.
 struct RawAmount: Sendable {
-    var currency: Range<Int>?
-    var literal: Range<Int>?
+    var currency: ByteSpan?
+    var literal: ByteSpan?
 
     private static let keys: [StaticString] = ["currency", "value"]
 
@@ -401,13 +402,13 @@ struct RawAmount: Sendable {
         let read = c.object(of: RawAmount.keys) { c, index in
             if index == 0 {
                 guard let range = c.string() else { return false }
-                currency = range
+                currency = ByteSpan(range)
             } else if c.atString() {
                 guard let range = c.string() else { return false }
-                literal = range
+                literal = ByteSpan(range)
             } else {
                 guard let number = c.number() else { return false }
-                literal = number
+                literal = ByteSpan(number)
             }
             return true
         }
@@ -447,4 +448,29 @@ extension JSONTokenCursor {
     /// Bytes that are only compared with ASCII codes (a currency): invalid UTF-8 becomes U+FFFD,
     /// which matches no code.
     func asciiText(_ range: Range<Int>) -> String { String(decoding: slice(range), as: UTF8.self) }
+}
+
+/// Where a value lies in the event's bytes: a `Range<Int>` in 8 bytes (an event is at most
+/// 1 MiB), so that the scanner's records of positions, copied a few times per event, are half the size.
+struct ByteSpan: Sendable, Equatable {
+    private let start: UInt32
+    private let end: UInt32
+
+    init(_ range: Range<Int>) {
+        start = UInt32(range.lowerBound)
+        end = UInt32(range.upperBound)
+    }
+
+    var range: Range<Int> { Int(start)..<Int(end) }
+    var isEmpty: Bool { start == end }
+    var count: Int { Int(end - start) }
+}
+
+extension JSONTokenCursor {
+    func slice(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> { slice(span.range) }
+    func bytes(_ span: ByteSpan, equal literal: StaticString) -> Bool { bytes(span.range, equal: literal) }
+    func bytes(_ span: ByteSpan, equal other: [UInt8]) -> Bool { bytes(span.range, equal: other) }
+    func bytes(_ span: ByteSpan, equal text: String) -> Bool { bytes(span.range, equal: text) }
+    func text(_ span: ByteSpan, plain: Bool) -> String? { text(span.range, plain: plain) }
+    func asciiText(_ span: ByteSpan) -> String { asciiText(span.range) }
 }
