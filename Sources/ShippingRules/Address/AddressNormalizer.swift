@@ -9,8 +9,6 @@ import Foundation
 enum AddressNormalizer {
     /// The address in codes, and one `field "sent" → CODE` entry for each field changed.
     static func normalize(_ address: PartialAddress) -> (address: PartialAddress, changes: [String]) {
-        // An address already in codes (nearly every one) is answered without a copy being changed.
-        if isInCodes(address) { return (address, []) }
         var result = address
         var changes: [String] = []
         if let sent = address.countryCode, let code = countryCode(sent) {

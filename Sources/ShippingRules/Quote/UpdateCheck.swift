@@ -92,9 +92,7 @@ public enum UpdateCheck {
     private static func isBlank(_ text: String) -> Bool {
         // Any visible ASCII byte settles it without Unicode properties (run on every quote); the
         // bytes are read in place, the first one nearly always settling it.
-        let visible = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 > 0x20 && $0 < 0x7f } }
-        if visible == true { return false }
-        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7f }) { return false }
+        if text.anyUTF8({ $0 > 0x20 && $0 < 0x7f }) { return false }
         return text.allSatisfy(\.isWhitespace)
     }
 }

@@ -25,20 +25,17 @@ final class CodeList: Sendable {
     /// the same integer only when they are the same bytes); 0 for any other.
     static func word(_ code: String) -> UInt64 {
         // In place where the string allows (nearly always): a sequence walk costs several times more.
-        if let word = code.utf8.withContiguousStorageIfAvailable({ bytes -> UInt64 in
-            guard bytes.count > 0, bytes.count <= 7 else { return 0 }
-            var word = UInt64(bytes.count) << 56
-            for k in 0..<bytes.count { word |= UInt64(bytes[k]) << UInt64(8 * k) }
-            return word
-        }) { return word }
-        let utf8 = code.utf8
-        let count = utf8.count
-        guard count > 0, count <= 7 else { return 0 }
-        var word = UInt64(count) << 56, shift: UInt64 = 0
-        for byte in utf8 {
-            word |= UInt64(byte) << shift
-            shift += 8
-        }
+        if let word = code.utf8.withContiguousStorageIfAvailable(word(utf8:)) { return word }
+        return Array(code.utf8).withUnsafeBufferPointer(word(utf8:))
+    }
+
+    /// The same for bytes: what the zone index and postal lists pack an address's code (or the
+    /// first bytes of it) with.
+    @inline(__always)
+    static func word(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard bytes.count > 0, bytes.count <= 7 else { return 0 }
+        var word = UInt64(bytes.count) << 56
+        for k in 0..<bytes.count { word |= UInt64(bytes[k]) << UInt64(8 * k) }
         return word
     }
 

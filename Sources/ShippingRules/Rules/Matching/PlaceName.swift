@@ -27,10 +27,7 @@ enum PlaceName {
     static func code(_ text: String) -> String {
         // Already a code (visible ASCII, no lower case): nearly every address. Asked of the bytes in
         // place, which costs a fraction of iterating `utf8` as a sequence.
-        let isCode = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x21 && $0 < 0x7f && !($0 >= 0x61 && $0 <= 0x7a) }
-        }
-        if isCode == true { return text }
+        if text.allUTF8({ $0 >= 0x21 && $0 < 0x7f && !($0 >= 0x61 && $0 <= 0x7a) }) { return text }
         // Visible ASCII upper-cases byte by byte, as `uppercased()` would.
         if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) {
             if !text.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7a }) { return text }

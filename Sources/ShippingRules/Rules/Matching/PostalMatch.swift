@@ -14,6 +14,8 @@ final class PostalMatch: Sendable {
     /// right after its lower).
     private let entries: [Entry]
     private let bytes: [UInt8]
+    /// The patterns `entries` were made from, asked as they are by a code that is not ASCII.
+    private let entryPatterns: [PostalPattern]
     /// In a long list, ASCII exact codes of up to 7 bytes as `CodeList.word`s, and other exact
     /// codes as strings, instead of entries.
     private let packedExact: Set<UInt64>
@@ -21,10 +23,11 @@ final class PostalMatch: Sendable {
 
     init(_ patterns: [PostalPattern]) {
         let long = patterns.count > 8
-        var others: [PostalPattern] = [], entries: [Entry] = [], bytes: [UInt8] = []
+        var others: [PostalPattern] = [], entries: [Entry] = [], bytes: [UInt8] = [], entryPatterns: [PostalPattern] = []
         var packedExact = Set<UInt64>(), exact = Set<String>()
-        func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
-        func add(_ kind: Kind, _ parts: String...) {
+        func isASCII(_ text: String) -> Bool { text.allUTF8 { $0 < 0x80 } }
+        func add(_ pattern: PostalPattern, _ kind: Kind, _ parts: String...) {
+            entryPatterns.append(pattern)
             entries.append(Entry(kind: kind, start: bytes.count, count: parts[0].utf8.count))
             for part in parts { bytes.append(contentsOf: part.utf8) }
         }
@@ -33,16 +36,17 @@ final class PostalMatch: Sendable {
             case .exact(let code) where long:
                 let word = isASCII(code) ? CodeList.word(code) : 0
                 if word != 0 { packedExact.insert(word) } else { exact.insert(code) }
-            case .exact(let code) where isASCII(code): add(.exact, code)
-            case .prefix(let stem) where isASCII(stem): add(.prefix, stem)
+            case .exact(let code) where isASCII(code): add(pattern, .exact, code)
+            case .prefix(let stem) where isASCII(stem): add(pattern, .prefix, stem)
             case .range(let lower, let upper) where isASCII(lower) && isASCII(upper) && lower.utf8.count == upper.utf8.count:
-                add(.range, lower, upper)
+                add(pattern, .range, lower, upper)
             default: others.append(pattern)
             }
         }
         self.others = others
         self.entries = entries
         self.bytes = bytes
+        self.entryPatterns = entryPatterns
         self.packedExact = packedExact
         self.exact = exact
     }
@@ -58,17 +62,13 @@ final class PostalMatch: Sendable {
         } else {
             if !exact.isEmpty, exact.contains(code) { return true }
             if !packedExact.isEmpty, packedExact.contains(CodeList.word(code)) { return true }
-            for entry in entries where Self.pattern(entry, bytes).matches(normalized: code, raw: raw) { return true }
+            if entryPatterns.contains(where: { $0.matches(normalized: code, raw: raw) }) { return true }
         }
         return others.contains { $0.matches(normalized: code, raw: raw) }
     }
 
     private func matchesASCII(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
-        if !packedExact.isEmpty, c.count > 0, c.count <= 7 {
-            var word = UInt64(c.count) << 56
-            for k in 0..<c.count { word |= UInt64(c[k]) << UInt64(8 * k) }
-            if packedExact.contains(word) { return true }
-        }
+        if !packedExact.isEmpty, c.count <= 7, packedExact.contains(CodeList.word(utf8: c)) { return true }
         if !exact.isEmpty, exact.contains(String(decoding: c, as: UTF8.self)) { return true }
         return bytes.withUnsafeBufferPointer { b in
             for entry in entries {
@@ -92,15 +92,5 @@ final class PostalMatch: Sendable {
     private static func compare(_ c: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Int {
         for k in 0..<n where c[k] != b[start + k] { return c[k] < b[start + k] ? -1 : 1 }
         return 0
-    }
-
-    /// An entry as the pattern it was made from, for a code that is not ASCII.
-    private static func pattern(_ entry: Entry, _ bytes: [UInt8]) -> PostalPattern {
-        let text = { (start: Int) in String(decoding: bytes[start..<(start + entry.count)], as: UTF8.self) }
-        switch entry.kind {
-        case .exact: return .exact(text(entry.start))
-        case .prefix: return .prefix(text(entry.start))
-        case .range: return .range(lower: text(entry.start), upper: text(entry.start + entry.count))
-        }
     }
 }

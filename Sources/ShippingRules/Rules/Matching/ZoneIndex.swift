@@ -59,7 +59,7 @@ struct ZoneIndex: Sendable {
             }
             for key in keys.sorted() {
                 byStem[key, default: []].append(number)
-                if key.utf8.allSatisfy(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
+                if key.allUTF8(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
                 if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
             }
         }
@@ -71,9 +71,7 @@ struct ZoneIndex: Sendable {
             let packed: Bool? = code.utf8.withContiguousStorageIfAvailable { bytes in
                 guard bytes.allSatisfy(Self.isPrintableASCII) else { return false }
                 for length in stemLengths where bytes.count >= length {
-                    var word = UInt64(length) << 56
-                    for k in 0..<length { word |= UInt64(bytes[k]) << UInt64(8 * k) }
-                    guard let list = byWord[word] else { continue }
+                    guard let list = byWord[CodeList.word(utf8: UnsafeBufferPointer(rebasing: bytes[..<length]))] else { continue }
                     for n in list where zones[n].contains(address) { set.insert(n) }
                 }
                 return true
