@@ -90,10 +90,10 @@ struct RawEvent: Sendable {
     var plain = false
 
     /// The members, by index.
-    private static let keys: [StaticString] = [
+    private static let keys = MemberNames([
         "version", "event_id", "session_id", "sequence", "merchant", "payment_method_type", "trigger", "currency",
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
-    ]
+    ])
 
     init?(_ c: inout JSONTokenCursor) {
         // Each member says at once whether it was read: a value of the wrong kind leaves it unset,
@@ -130,7 +130,7 @@ struct RawEvent: Sendable {
     /// The members every event must have, read and checked; nil when one is missing or broken.
     func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?) -> Facts? {
         guard versionIsOne, let sessionID, let sequence, sequence >= 1, let currencyRange = currency,
-              let currency = Currency(code: c.asciiText(currencyRange)), paymentMethodType != nil, trigger != nil,
+              let currency = Currency(utf8: c.slice(currencyRange)), paymentMethodType != nil, trigger != nil,
               address != nil, cart != nil, let occurredAt,
               let occurred = RFC3339.parse(utf8: c.slice(occurredAt)) else { return nil }
         if checkingKey {
@@ -196,7 +196,7 @@ struct RawAddress: Sendable {
     var postalCode: ByteSpan?
     var country: ByteSpan?
 
-    private static let keys: [StaticString] = ["city", "state", "postal_code", "country_code"]
+    private static let keys = MemberNames(["city", "state", "postal_code", "country_code"])
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawAddress.keys) { c, index in
@@ -236,7 +236,7 @@ struct RawCart: Sendable {
     var discounts: [RawLine] = []
     var subtotal: RawAmount?
 
-    private static let keys: [StaticString] = ["items", "discounts", "subtotal"]
+    private static let keys = MemberNames(["items", "discounts", "subtotal"])
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawCart.keys) { c, index in
@@ -253,6 +253,7 @@ struct RawCart: Sendable {
     private static func lines(_ c: inout JSONTokenCursor, isItem: Bool) -> [RawLine]? {
         guard c.take(UInt8(ascii: "[")) else { return nil }
         var lines: [RawLine] = []
+        lines.reserveCapacity(4)   // a cart of a few lines grows its list once, not three times
         var first = true
         while true {
             guard let more = c.element(first: first) else { return nil }
@@ -297,9 +298,9 @@ struct RawLine: Sendable {
     var shippingClass: ByteSpan?
     var dimensions: RawDimensions?
 
-    private static let itemKeys: [StaticString] = ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
-                                                   "shipping_class", "dimensions_mm"]
-    private static let discountKeys: [StaticString] = ["id", "label", "amount"]
+    private static let itemKeys = MemberNames(["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
+                                                   "shipping_class", "dimensions_mm"])
+    private static let discountKeys = MemberNames(["id", "label", "amount"])
 
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
         let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
@@ -365,28 +366,39 @@ struct RawLine: Sendable {
     }
 }
 
-/// `{ "length": …, "width": …, "height": … }`: a unit's size, whole numbers as read.
+/// `{ "length": …, "width": …, "height": … }`: a unit's size, whole numbers as read. Three
+/// plain fields, not an array, so that a cart line's record stays plain data (copied without
+/// reference counting).
 struct RawDimensions: Sendable {
-    var sides: [Int64?] = [nil, nil, nil]
+    let length: Int64
+    let width: Int64
+    let height: Int64
 
-    private static let keys: [StaticString] = ["length", "width", "height"]
+    private static let keys = MemberNames(["length", "width", "height"])
 
     init?(_ c: inout JSONTokenCursor) {
-        var sides: [Int64?] = [nil, nil, nil]
+        var length: Int64?, width: Int64?, height: Int64?
         let read = c.object(of: RawDimensions.keys) { c, index in
             guard let number = c.number(), let value = c.wholeNumber(number) else { return false }
-            sides[index] = value
+            switch index {
+            case 0: length = value
+            case 1: width = value
+            default: height = value
+            }
             return true
         }
         // A side missing or null is the full decoder's to name.
-        guard read, sides.allSatisfy({ $0 != nil }) else { return nil }
-        self.sides = sides
+        guard read, let length, let width, let height else { return nil }
+        (self.length, self.width, self.height) = (length, width, height)
     }
 
-    var isWithinLimits: Bool { sides.allSatisfy { (0...EventLimits.maxDimensionMillimetres).contains($0 ?? -1) } }
+    var isWithinLimits: Bool {
+        let limits = 0...EventLimits.maxDimensionMillimetres
+        return limits.contains(length) && limits.contains(width) && limits.contains(height)
+    }
 
     var size: ItemDimensions? {
-        guard isWithinLimits, let length = sides[0], let width = sides[1], let height = sides[2] else { return nil }
+        guard isWithinLimits else { return nil }
         return ItemDimensions(length: Int(length), width: Int(width), height: Int(height))
     }
 }
@@ -396,7 +408,7 @@ struct RawAmount: Sendable {
     var currency: ByteSpan?
     var literal: ByteSpan?
 
-    private static let keys: [StaticString] = ["currency", "value"]
+    private static let keys = MemberNames(["currency", "value"])
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawAmount.keys) { c, index in
@@ -416,7 +428,7 @@ struct RawAmount: Sendable {
     }
 
     func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
-        guard let currency, let literal, c.bytes(currency, equal: expected.code) else { return nil }
+        guard let currency, let literal, c.bytes(currency, equal: expected) else { return nil }
         return try? AmountField.money(utf8: c.slice(literal), currency: expected, form: .numberOrDecimalString)
     }
 }
@@ -444,10 +456,6 @@ extension JSONTokenCursor {
             return bytes.count
         }
     }
-
-    /// Bytes that are only compared with ASCII codes (a currency): invalid UTF-8 becomes U+FFFD,
-    /// which matches no code.
-    func asciiText(_ range: Range<Int>) -> String { String(decoding: slice(range), as: UTF8.self) }
 }
 
 /// Where a value lies in the event's bytes: a `Range<Int>` in 8 bytes (an event is at most
@@ -472,5 +480,12 @@ extension JSONTokenCursor {
     func bytes(_ span: ByteSpan, equal other: [UInt8]) -> Bool { bytes(span.range, equal: other) }
     func bytes(_ span: ByteSpan, equal text: String) -> Bool { bytes(span.range, equal: text) }
     func text(_ span: ByteSpan, plain: Bool) -> String? { text(span.range, plain: plain) }
-    func asciiText(_ span: ByteSpan) -> String { asciiText(span.range) }
+
+    /// Whether the bytes at `span` are `currency`'s code.
+    func bytes(_ span: ByteSpan, equal currency: Currency) -> Bool {
+        guard span.count == 3 else { return false }
+        let (a, b, c) = currency.codeBytes
+        let bytes = slice(span)
+        return bytes[0] == a && bytes[1] == b && bytes[2] == c
+    }
 }

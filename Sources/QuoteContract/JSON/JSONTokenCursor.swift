@@ -9,6 +9,9 @@ import Darwin
 /// without escapes or raw control characters, numbers in RFC 8259's grammar. Whatever falls
 /// outside that subset makes a step return nil, and the caller hands the document to
 /// `JSONReader`, which either reads it or says exactly what is wrong.
+///
+/// Every step is small and inlined into the reader that calls it: on a worker's hot path the
+/// calls, not the bytes, were most of a scan's cost.
 struct JSONTokenCursor {
     private let input: UnsafeBufferPointer<UInt8>
     private var i = 0
@@ -18,22 +21,16 @@ struct JSONTokenCursor {
 
     init(_ input: UnsafeBufferPointer<UInt8>) { self.input = input }
 
-    /// What follows an object's `{` or a member's value.
-    enum Member {
-        case key(Range<Int>)
-        case end
-    }
-
+    @inline(__always)
     mutating func skipWhitespace() {
-        while i < input.count {
-            switch input[i] {
-            case 0x20, 0x0A, 0x0D, 0x09: i += 1
-            default: return
-            }
+        // One comparison in the usual case: every byte of a token is above the space.
+        while i < input.count, input[i] <= 0x20, input[i] == 0x20 || input[i] == 0x0A || input[i] == 0x0D || input[i] == 0x09 {
+            i += 1
         }
     }
 
     /// Consumes `byte` after optional whitespace.
+    @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard i < input.count, input[i] == byte else { return false }
@@ -48,6 +45,7 @@ struct JSONTokenCursor {
     }
 
     /// Consumes `null` if it comes next (after whitespace).
+    @inline(__always)
     mutating func takeNull() -> Bool {
         skipWhitespace()
         guard i + 4 <= input.count, input[i] == UInt8(ascii: "n"), input[i + 1] == UInt8(ascii: "u"),
@@ -57,69 +55,96 @@ struct JSONTokenCursor {
     }
 
     /// Whether the next token opens a string (nothing is consumed).
+    @inline(__always)
     mutating func atString() -> Bool {
         skipWhitespace()
         return i < input.count && input[i] == UInt8(ascii: "\"")
     }
 
-    /// The first member of an object whose `{` was just taken, or the next one after a value:
-    /// the key's bytes (the `:` consumed) or the end (the `}` consumed); nil on anything else.
-    mutating func member(first: Bool) -> Member? {
-        if take(UInt8(ascii: "}")) { return .end }
-        if !first { guard take(UInt8(ascii: ",")) else { return nil } }
-        guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
-        return .key(key)
-    }
-
-    /// Steps through an object (from its `{`) whose members are all among `keys` (at most 64),
-    /// each at most once, `null` meaning absent: `body` reads the value of the member with the
-    /// given index in `keys`, the cursor just after the `:`, and returns false to give up. False
-    /// for bad syntax, an unknown or repeated key, or when `body` gives up.
-    mutating func object(of keys: [StaticString], _ body: (inout JSONTokenCursor, Int) -> Bool) -> Bool {
+    /// Steps through an object (from its `{`) whose members are all among `names`, each at most
+    /// once, `null` meaning absent: `body` reads the value of the member with the given index in
+    /// `names`, the cursor just after the `:`, and returns false to give up. False for bad
+    /// syntax, an unknown, escaped or repeated key, or when `body` gives up.
+    @inline(__always)
+    mutating func object(of names: MemberNames, _ body: (inout JSONTokenCursor, Int) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
         var seen: UInt64 = 0
-        var first = true
-        // Writers mostly send the members in the contract's order: the key after the last one
-        // is tried first, so a member usually costs one comparison instead of a search.
+        // Writers mostly send the members in the contract's order: the name after the last one
+        // is tried first, so a key usually costs one comparison instead of a search.
         var expected = 0
         while true {
+            skipWhitespace()
+            guard i < input.count, input[i] == UInt8(ascii: "\"") else { return false }
+            let start = i + 1
             let index: Int
-            if expected < keys.count && takeKey(keys[expected], first: first) {
+            if expected < names.count && isName(names, expected, at: start) {
                 index = expected
             } else {
-                guard let next = member(first: first) else { return false }
-                guard case .key(let key) = next else { return true }
-                guard let found = keys.firstIndex(where: { bytes(key, equal: $0) }) else { return false }
+                guard let found = nameIndex(names, at: start) else { return false }
                 index = found
             }
-            first = false
-            guard seen & (1 << index) == 0 else { return false }
+            i = start + names.lengths[index] + 1
+            guard take(UInt8(ascii: ":")) else { return false }
+            let bit: UInt64 = 1 << UInt64(index)
+            guard seen & bit == 0 else { return false }
+            seen |= bit
             expected = index + 1
-            seen |= 1 << index
-            if takeNull() { continue }
-            guard body(&self, index) else { return false }
+            if !takeNull() {
+                guard body(&self, index) else { return false }
+            }
+            skipWhitespace()
+            guard i < input.count else { return false }
+            let next = input[i]
+            i += 1
+            if next == UInt8(ascii: ",") { continue }
+            return next == UInt8(ascii: "}")
         }
     }
 
-    /// Takes `"key":` (after a `,` unless it is the first member) when the key comes next spelled
-    /// exactly so; otherwise takes nothing and answers false. Comparing the expected bytes in place
-    /// skips the string scan a key would otherwise get.
-    private mutating func takeKey(_ key: StaticString, first: Bool) -> Bool {
-        let start = i
-        if !first {
-            guard take(UInt8(ascii: ",")) else { i = start; return false }
+    /// Whether the key whose first byte is at `start` is `names`' name `index`: its bytes, then
+    /// the closing quote. Compared a word at a time where the document has the bytes to load.
+    @inline(__always)
+    private func isName(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
+        let n = names.lengths[index]
+        guard start + n < input.count, input[start + n] == UInt8(ascii: "\"") else { return false }
+        let first = index * MemberNames.wordsPerName
+        guard start + (n + 7) & ~7 <= input.count else {
+            // Too near the end to load whole words: byte by byte.
+            for k in 0..<n where input[start + k] != UInt8(truncatingIfNeeded: names.words[first + k / 8] >> UInt64(8 * (k % 8))) {
+                return false
+            }
+            return true
         }
-        skipWhitespace()
-        let n = key.utf8CodeUnitCount
-        guard let base = input.baseAddress, i + n + 2 <= input.count, base[i] == UInt8(ascii: "\""),
-              base[i + n + 1] == UInt8(ascii: "\""), memcmp(base + i + 1, key.utf8Start, n) == 0 else { i = start; return false }
-        i += n + 2
-        guard take(UInt8(ascii: ":")) else { i = start; return false }
+        var k = 0
+        var w = first
+        while k < n {
+            let word = UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + start + k).loadUnaligned(as: UInt64.self)
+            let left = n - k
+            let masked = left >= 8 ? UInt64(littleEndian: word) : UInt64(littleEndian: word) & ((1 << UInt64(left * 8)) &- 1)
+            guard masked == names.words[w] else { return false }
+            k += 8
+            w += 1
+        }
         return true
+    }
+
+    /// The index of the key whose first byte is at `start` among `names`, when it is not the one
+    /// expected; nil for a key that is none of them, escaped or unterminated.
+    private func nameIndex(_ names: MemberNames, at start: Int) -> Int? {
+        var end = start
+        while end < input.count, input[end] != UInt8(ascii: "\"") {
+            guard input[end] >= 0x20, input[end] != UInt8(ascii: "\\") else { return nil }
+            end += 1
+        }
+        let n = end - start
+        for index in 0..<names.count where names.lengths[index] == n && isName(names, index, at: start) { return index }
+        return nil
     }
 
     /// Whether an array whose `[` was just taken goes on with another element (a `,` after the
     /// first); false when it ends (the `]` consumed); nil on anything else.
+    @inline(__always)
     mutating func element(first: Bool) -> Bool? {
         if take(UInt8(ascii: "]")) { return false }
         if first { return true }
@@ -128,33 +153,37 @@ struct JSONTokenCursor {
 
     /// A string's content bytes (quotes excluded). Nil for an escape, a raw control character
     /// or an unterminated string. A byte outside printable ASCII clears `onlyPrintableASCII`.
+    @inline(__always)
     mutating func string() -> Range<Int>? {
-        guard take(UInt8(ascii: "\"")), let base = input.baseAddress else { return nil }
+        guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
-        var printable = true
         // Eight bytes at a time: each mask flags bytes by their high bit, and its lowest flag is
         // exact (a borrow only ever flags bytes above a true one). Up to the first byte that ends
-        // the string or needs a closer look (a quote, a backslash, a control character), then the
-        // byte loop below decides from that byte on.
+        // the string or needs a closer look (a quote, a backslash, a control character); only a
+        // quote there ends the string.
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
-        func bytesBelow(_ w: UInt64, _ n: UInt8) -> UInt64 { (w &- ones &* UInt64(n)) & ~w & highs }
+        var unprintable: UInt64 = 0
         while i + 8 <= input.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            let special = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | bytesBelow(word, 0x20)
-            let unprintable = (word & highs) | zeroBytes(word ^ (ones &* 0x7F))
+            let word = UInt64(littleEndian: UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C), deletes = word ^ (ones &* 0x7F)
+            let special = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs
+            let odd = (word | (deletes &- ones) & ~deletes) & highs
             if special == 0 {
-                if unprintable != 0 { printable = false }
+                unprintable |= odd
                 i += 8
                 continue
             }
-            let index = special.trailingZeroBitCount >> 3
-            if index > 0 && unprintable & ((1 << UInt64(index * 8)) &- 1) != 0 { printable = false }
-            i += index
-            break
+            let bit = special.trailingZeroBitCount
+            unprintable |= odd & ((1 << UInt64(bit)) &- 1)   // the flags of the bytes before it
+            i += bit >> 3
+            guard input[i] == UInt8(ascii: "\"") else { return nil }
+            i += 1
+            if unprintable != 0 { onlyPrintableASCII = false }
+            return start..<(i - 1)
         }
+        var printable = unprintable == 0
         while i < input.count {
-            let byte = base[i]
+            let byte = input[i]
             if byte == UInt8(ascii: "\"") {
                 i += 1
                 if !printable { onlyPrintableASCII = false }
@@ -169,6 +198,7 @@ struct JSONTokenCursor {
 
     /// A number literal's bytes, checked against the JSON grammar (no leading zeros, digits on
     /// both sides of a point and after an exponent).
+    @inline(__always)
     mutating func number() -> Range<Int>? {
         skipWhitespace()
         let start = i
@@ -205,8 +235,9 @@ struct JSONTokenCursor {
     /// Whether the bytes in `range` are exactly `literal` (a key the reader knows).
     func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
-        guard let base = input.baseAddress, !range.isEmpty else { return true }
-        return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0
+        // Short literals (a trigger, a version): a loop costs less than a call to `memcmp`.
+        for k in 0..<range.count where input[range.lowerBound + k] != literal.utf8Start[k] { return false }
+        return true
     }
 
     func bytes(_ range: Range<Int>, equal other: [UInt8]) -> Bool {
@@ -240,5 +271,30 @@ struct JSONTokenCursor {
             value = sum
         }
         return value
+    }
+}
+
+/// The member names an object may have, kept as the words a key is compared with: a key costs a
+/// length test and a word compare or two, with no call to `memcmp` and no string made.
+struct MemberNames: Sendable {
+    static let wordsPerName = 4
+    let count: Int
+    let lengths: [Int]
+    /// `wordsPerName` words a name: its bytes, the first lowest in the first word, zero past its end.
+    let words: [UInt64]
+
+    /// At most 64 names (the cursor keeps which were seen in a word), each at most 32 bytes.
+    init(_ names: [StaticString]) {
+        precondition(names.count <= 64, "at most 64 member names")
+        count = names.count
+        lengths = names.map(\.utf8CodeUnitCount)
+        var words = [UInt64](repeating: 0, count: names.count * Self.wordsPerName)
+        for (index, name) in names.enumerated() {
+            precondition(name.utf8CodeUnitCount <= 8 * Self.wordsPerName, "a member name of at most 32 bytes")
+            for k in 0..<name.utf8CodeUnitCount {
+                words[index * Self.wordsPerName + k / 8] |= UInt64(name.utf8Start[k]) << UInt64(8 * (k % 8))
+            }
+        }
+        self.words = words
     }
 }

@@ -22,12 +22,19 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init?(code: String) {
+        var code = code
+        guard let currency = code.withUTF8({ Currency(utf8: $0) }) else { return nil }
+        self = currency
+    }
+
+    /// A code from its bytes in place (an event's `currency`), without making a string.
+    public init?(utf8 code: UnsafeBufferPointer<UInt8>) {
         // Every code is three capital letters, so a table indexed by them answers without hashing
-        // (and no other three-byte string equals a code).
-        guard code.utf8.count == 3 else { return nil }
+        // (and no other three bytes equal a code).
+        guard code.count == 3 else { return nil }
         var index = 0
         var letters: UInt32 = 0, shift: UInt32 = 0
-        for b in code.utf8 {
+        for b in code {
             guard b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") else { return nil }
             index = index * 26 + Int(b - UInt8(ascii: "A"))
             letters |= UInt32(b) << shift
