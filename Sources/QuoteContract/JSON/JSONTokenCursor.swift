@@ -81,16 +81,19 @@ struct JSONTokenCursor {
             if expected < names.count && isName(names, expected, at: start) {
                 index = expected
             } else {
-                guard let found = nameIndex(names, at: start) else { return false }
+                guard let found = nameIndex(names, expected: expected, at: start) else { return false }
                 index = found
             }
             i = start + names.lengths[index] + 1
-            guard take(UInt8(ascii: ":")) else { return false }
+            // Compact JSON (what gateways send) has the `:` right after the key and the value
+            // right after it: each is looked at once, whitespace skipped only where there is some.
+            if i < input.count && input[i] == UInt8(ascii: ":") { i += 1 } else { guard take(UInt8(ascii: ":")) else { return false } }
             let bit: UInt64 = 1 << UInt64(index)
             guard seen & bit == 0 else { return false }
             seen |= bit
             expected = index + 1
-            if !takeNull() {
+            skipWhitespace()
+            if !(i < input.count && input[i] == UInt8(ascii: "n") && takeNull()) {
                 guard body(&self, index) else { return false }
             }
             skipWhitespace()
@@ -108,37 +111,39 @@ struct JSONTokenCursor {
     private func isName(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
         let n = names.lengths[index]
         guard start + n < input.count, input[start + n] == UInt8(ascii: "\"") else { return false }
-        let first = index * MemberNames.wordsPerName
-        guard start + (n + 7) & ~7 <= input.count else {
+        var w = index * MemberNames.wordsPerName
+        guard start + 8 * MemberNames.wordsPerName <= input.count else {
             // Too near the end to load whole words: byte by byte.
-            for k in 0..<n where input[start + k] != UInt8(truncatingIfNeeded: names.words[first + k / 8] >> UInt64(8 * (k % 8))) {
+            for k in 0..<n where input[start + k] != UInt8(truncatingIfNeeded: names.words[w + k / 8] >> UInt64(8 * (k % 8))) {
                 return false
             }
             return true
         }
-        var k = 0
-        var w = first
-        while k < n {
-            let word = UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + start + k).loadUnaligned(as: UInt64.self)
-            let left = n - k
-            let masked = left >= 8 ? UInt64(littleEndian: word) : UInt64(littleEndian: word) & ((1 << UInt64(left * 8)) &- 1)
-            guard masked == names.words[w] else { return false }
-            k += 8
+        let end = w + (n + 7) / 8
+        var at = input.baseAddress.unsafelyUnwrapped + start
+        repeat {
+            let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
+            guard word & names.masks[w] == names.words[w] else { return false }
+            at += 8
             w += 1
-        }
+        } while w < end
         return true
     }
 
     /// The index of the key whose first byte is at `start` among `names`, when it is not the one
-    /// expected; nil for a key that is none of them, escaped or unterminated.
-    private func nameIndex(_ names: MemberNames, at start: Int) -> Int? {
-        var end = start
-        while end < input.count, input[end] != UInt8(ascii: "\"") {
-            guard input[end] >= 0x20, input[end] != UInt8(ascii: "\\") else { return nil }
-            end += 1
+    /// expected; nil for a key that is none of them, escaped or unterminated. The names after the
+    /// expected one come first: a writer that leaves out an optional member goes on in order.
+    private func nameIndex(_ names: MemberNames, expected: Int, at start: Int) -> Int? {
+        var index = expected + 1
+        while index < names.count {
+            if isName(names, index, at: start) { return index }
+            index += 1
         }
-        let n = end - start
-        for index in 0..<names.count where names.lengths[index] == n && isName(names, index, at: start) { return index }
+        index = 0
+        while index < expected && index < names.count {
+            if isName(names, index, at: start) { return index }
+            index += 1
+        }
         return nil
     }
 
@@ -282,19 +287,24 @@ struct MemberNames: Sendable {
     let lengths: [Int]
     /// `wordsPerName` words a name: its bytes, the first lowest in the first word, zero past its end.
     let words: [UInt64]
+    /// For each word, the bits of the bytes the name has there (what a key's loaded word is masked with).
+    let masks: [UInt64]
 
-    /// At most 64 names (the cursor keeps which were seen in a word), each at most 32 bytes.
+    /// At most 64 names (the cursor keeps which were seen in a word), each 1 to 32 bytes.
     init(_ names: [StaticString]) {
         precondition(names.count <= 64, "at most 64 member names")
         count = names.count
         lengths = names.map(\.utf8CodeUnitCount)
         var words = [UInt64](repeating: 0, count: names.count * Self.wordsPerName)
+        var masks = words
         for (index, name) in names.enumerated() {
-            precondition(name.utf8CodeUnitCount <= 8 * Self.wordsPerName, "a member name of at most 32 bytes")
+            precondition((1...8 * Self.wordsPerName).contains(name.utf8CodeUnitCount), "a member name of 1 to 32 bytes")
             for k in 0..<name.utf8CodeUnitCount {
                 words[index * Self.wordsPerName + k / 8] |= UInt64(name.utf8Start[k]) << UInt64(8 * (k % 8))
+                masks[index * Self.wordsPerName + k / 8] |= 0xFF << UInt64(8 * (k % 8))
             }
         }
         self.words = words
+        self.masks = masks
     }
 }
