@@ -14,17 +14,17 @@ public struct IncomingEvent: Sendable {
     public let replyBy: Date?
     private let source: Source
 
-    private enum Source: Sendable {
-        case scanned(Scanned)
-        case decoded(AddressChangeEvent)
-    }
-
-    /// The scanned event behind one reference: a worker's batch copies each `IncomingEvent` a few
-    /// times on its way (read, conflated, answered), and a scanned event inline (the positions of
-    /// every member, its lists and strings) made each copy a large copy and a dozen retains.
-    private final class Scanned: Sendable {
-        let event: ScannedEvent
-        init(_ event: ScannedEvent) { self.event = event }
+    /// The event behind one reference: a worker's batch copies each `IncomingEvent` a few times
+    /// on its way (read, conflated, answered), and an event inline (the positions of every member,
+    /// or a whole decoded event with its lists and strings) made each copy a large copy and a
+    /// dozen retains.
+    private final class Source: Sendable {
+        enum Event: Sendable {
+            case scanned(ScannedEvent)
+            case decoded(AddressChangeEvent)
+        }
+        let event: Event
+        init(_ event: Event) { self.event = event }
     }
 
     /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
@@ -35,17 +35,15 @@ public struct IncomingEvent: Sendable {
 
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
-            return .success(IncomingEvent(.scanned(Scanned(scanned))))
+            return .success(IncomingEvent(Source(.scanned(scanned))))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
-        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(Source(.decoded($0))) }
     }
 
     private init(_ source: Source) {
-        switch source {
-        case .scanned(let box):
-            let s = box.event
-            (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+        switch source.event {
+        case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
         case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
         }
         self.source = source
@@ -53,8 +51,8 @@ public struct IncomingEvent: Sendable {
 
     /// The whole event, for quoting.
     public func event() -> AddressChangeEvent {
-        switch source {
-        case .scanned(let box): box.event.event()
+        switch source.event {
+        case .scanned(let scanned): scanned.event()
         case .decoded(let event): event
         }
     }

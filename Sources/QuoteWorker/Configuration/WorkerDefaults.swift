@@ -7,7 +7,8 @@ public enum WorkerDefaults {
     /// The most records handled in one turn of the loop: under a backlog a larger batch conflates
     /// more superseded addresses; it also bounds how long one turn takes.
     public static let maxBatch = 2000
-    /// How long one poll waits for the first record (delivery reports wake it sooner).
+    /// How long one poll waits for the first record (a delivery report the loop must act on wakes it
+    /// sooner); also how late, at most, a finished offset is seen when no records come.
     public static let pollTimeoutMs: Int32 = 100
     public static let commitInterval: Duration = .milliseconds(200)
     /// Apple Pay dismisses a sheet that waits much longer; an answer after that helps nobody.

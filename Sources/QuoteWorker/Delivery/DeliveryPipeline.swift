@@ -4,8 +4,12 @@ import Synchronization
 
 /// Produces each input record's chains, retries what failed, and says which offsets may be
 /// committed. Confined to the loop's thread except `inbox`: a delivery report only records its
-/// outcome there (and wakes the loop); the next record of a chain is produced, and offsets are
-/// finished, on the loop's thread in `pump`.
+/// outcome there (and wakes the loop when there is something to do at once); the next record of
+/// a chain is produced, and offsets are finished, on the loop's thread in `pump`.
+///
+/// A report that only finishes an offset does not wake the loop: the offset is committed at the
+/// next commit interval anyway, and the loop turns at least once a poll timeout. Waking it for
+/// each of them (two a reply) cost the worker a context switch and a turn per record.
 ///
 /// Nothing here waits for room in the producer's queue: waiting on a queue that a down broker never
 /// drains would leave the loop deaf to stop requests and rebalances. Records that find no room wait,
@@ -40,8 +44,9 @@ public final class DeliveryPipeline {
     /// Links whose delivery failed for a reason a retry may cure.
     private var retries: [(link: Link, error: KafkaError)] = []
 
-    /// `wake` runs on the reporting thread after an outcome is recorded: it should make the loop
-    /// call `pump` soon (for example by interrupting its poll).
+    /// `wake` runs on the reporting thread after an outcome is recorded that the loop should act on
+    /// soon (a chain's next record, a failure, room for records that wait): it should make the loop
+    /// call `pump` (for example by interrupting its poll).
     public init(sink: any RecordSink, observer: Observer = Observer(), wake: @escaping @Sendable () -> Void = {}) {
         self.sink = sink
         self.observer = observer
@@ -82,6 +87,12 @@ public final class DeliveryPipeline {
             observer.retried(link.record, error)
             send(link)
         }
+        updateWaking()
+    }
+
+    /// While records wait for room or a retry, every report may free what they wait for.
+    private func updateWaking() {
+        inbox.wakeOnEveryReport.store(awaitingHead < awaitingRoom.count || !retries.isEmpty, ordering: .relaxed)
     }
 
     // MARK: - Offsets
@@ -123,7 +134,10 @@ public final class DeliveryPipeline {
         let inbox = self.inbox
         do {
             if try sink.sendIfRoom(link.record, completion: { inbox.record(link, $0) }) { return true }
-            if whenFull == .queue { awaitingRoom.append(link) }
+            if whenFull == .queue {
+                awaitingRoom.append(link)
+                updateWaking()
+            }
             return false
         } catch where error.isPermanentForRecord {
             abandon(link, error)
@@ -131,6 +145,7 @@ public final class DeliveryPipeline {
         } catch {
             // Refused now (a fatal producer error is reported to the worker separately): try again later.
             retries.append((link, error))
+            updateWaking()
             return true
         }
     }
@@ -163,12 +178,15 @@ public final class DeliveryPipeline {
     final class Inbox: Sendable {
         private let reports = Mutex<[(Link, KafkaDeliveryReport)]>([])
         private let wake: @Sendable () -> Void
+        /// Set by the loop while records wait for room or a retry.
+        let wakeOnEveryReport = Atomic<Bool>(false)
 
         init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
 
         func record(_ link: Link, _ report: KafkaDeliveryReport) {
             reports.withLock { $0.append((link, report)) }
-            wake()
+            let failed = if case .failed = report { true } else { false }
+            if failed || link.index + 1 < link.chain.records.count || wakeOnEveryReport.load(ordering: .relaxed) { wake() }
         }
 
         func takeAll() -> [(Link, KafkaDeliveryReport)] {

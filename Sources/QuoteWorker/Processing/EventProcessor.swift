@@ -81,7 +81,8 @@ public struct EventProcessor {
             case .failure(let rejection):
                 emit(deadLetter(message, rejection, now: now))
             }
-            if let range = replayRanges[message.topicPartition], message.offset + 1 >= range.end {
+            // Most turns have no partition just taken over: no lookup then.
+            if !replayRanges.isEmpty, let range = replayRanges[message.topicPartition], message.offset + 1 >= range.end {
                 replayRanges[message.topicPartition] = nil  // past the range: its memory goes
             }
         }
@@ -99,7 +100,8 @@ public struct EventProcessor {
         if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
             return dropped(reason)
         }
-        let newestKnown = max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: message.offset) ?? .min)
+        let newestKnown = replayRanges.isEmpty ? newestInBatch
+            : max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: message.offset) ?? .min)
         if event.sequence < newestKnown { return dropped(.superseded) }
         let entry = gate.take(session: event.sessionID, sequence: event.sequence, offset: message.offset,
                               nowMs: RFC3339.epochMilliseconds(now), in: tp)

@@ -113,6 +113,38 @@ import Testing
         #expect(p.waiting == 2)
     }
 
+    @Test func aDeliveryThatOnlyFinishesAnOffsetDoesNotWakeTheLoop() {
+        let p = pipeline()
+        p.submit([Self.chain("state"), Self.chain("reply")], source: Self.tp, offset: 4)
+        sink.report()
+        sink.report()
+        #expect(wakes.count.load(ordering: .relaxed) == 0)
+        p.pump(owned: { _ in true })  // the loop's next turn sees them
+        #expect(p.committable([Self.tp]) == [Self.tp: 5])
+    }
+
+    @Test func aFailedDeliveryWakesTheLoop() {
+        let p = pipeline()
+        p.submit([Self.chain("reply")], source: Self.tp, offset: 0)
+        sink.report(.failed(Self.timedOut))
+        #expect(wakes.count.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func whileRecordsWaitForRoomEveryDeliveryWakesTheLoopAndAfterwardsNoneDoes() {
+        let p = pipeline()
+        sink.room = 1
+        p.submit([Self.chain("1")], source: Self.tp, offset: 0)
+        p.submit([Self.chain("2")], source: Self.tp, offset: 1)
+        sink.report()  // "1": room for "2"
+        #expect(wakes.count.load(ordering: .relaxed) == 1)
+        p.pump(owned: { _ in true })
+        #expect(sink.sentValues == ["1", "2"])
+        sink.report()  // "2": nothing waits any more
+        #expect(wakes.count.load(ordering: .relaxed) == 1)
+        p.pump(owned: { _ in true })
+        #expect(p.committable([Self.tp]) == [Self.tp: 2])
+    }
+
     @Test func aFailedDeliveryIsProducedAgainOnTheNextPumpAndReported() {
         var observer = DeliveryPipeline.Observer()
         let retried = Mutex<[String]>([])
