@@ -9,6 +9,13 @@ struct SessionStateTests {
         #expect(String(decoding: state.encode(), as: UTF8.self) == #"{"sequence":7,"offset":1234,"seen_ms":1760097600123}"#)
         let extremes = SessionState(sequence: Int64.max, sourceOffset: 0, lastSeenMs: -1)
         #expect(String(decoding: extremes.encode(), as: UTF8.self) == #"{"sequence":9223372036854775807,"offset":0,"seen_ms":-1}"#)
+        // The longest value there is: every integer at its widest (a sign and 19 digits), 94 bytes.
+        let widest = SessionState(sequence: Int64.min, sourceOffset: Int64.min, lastSeenMs: Int64.min)
+        let bytes = widest.encode()
+        #expect(String(decoding: bytes, as: UTF8.self)
+            == #"{"sequence":-9223372036854775808,"offset":-9223372036854775808,"seen_ms":-9223372036854775808}"#)
+        #expect(bytes.count == 94)
+        #expect(SessionState.decode(bytes) == widest)
     }
 
     @Test("reads back what it writes")

@@ -1,5 +1,7 @@
 import Foundation
+import Kafka
 import QuoteContract
+import QuoteWorker
 import ShippingRules
 
 /// `shipquote bench stages`: the worker's own work on one event, stage by stage and without
@@ -55,7 +57,49 @@ public struct StageBench {
             if case .update = rules.quote(event.quoteRequest(now: event.occurredAt)) { sink &+= 1 }
         }
         measure("encode reply", count, line) { i in sink &+= replies[i % replies.count].encode().count }
+        measureTurns(count, line) { sink &+= $0 }
         if sink == 42 { line("") }   // keeps the work from being optimised away
+    }
+
+    /// A worker's whole decision per event, without Kafka: the 64 events as one fetched batch
+    /// (64 sessions, each answered) through a fresh `EventProcessor` — read, sequence check,
+    /// conflation, quote, state record and reply record with its headers. What it costs beyond
+    /// the stages above is the processor's own share.
+    private func measureTurns(_ count: Int, _ line: (String) -> Void, _ sink: (Int) -> Void) {
+        let turn = workerTurn()
+        var produced = 0
+        for _ in 0..<max(1, min(count, 1_000) / encoded.count) { produced &+= turn() }   // warm up
+        let turns = max(1, count / encoded.count)
+        let start = uptimeNanoseconds()
+        for _ in 0..<turns { produced &+= turn() }
+        let perEvent = Double(uptimeNanoseconds() - start) / Double(turns * encoded.count) / 1_000
+        sink(produced)
+        line("worker turn (whole decision, no Kafka)".padding(toLength: 40, withPad: " ", startingAt: 0)
+            + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
+    }
+
+    /// One turn over the 64 events as a fetched batch, by a fresh processor; returns how many
+    /// records it would produce (a state record and a reply for each answered event).
+    func workerTurn() -> () -> Int {
+        let topics = Topics()
+        let batch = encoded.enumerated().map { n, e in
+            KafkaMessage(topic: topics.addressChanged, partition: Int32(n % 8), offset: Int64(n), key: e.key, value: e.value)
+        }
+        let settings = EventProcessor.Settings(topics: topics, defaultTimeToLive: nil)
+        let clock = FixedClock(date: events[0].occurredAt)
+        let rules = self.rules
+        return {
+            var processor = EventProcessor(settings: settings, engine: rules, clock: clock)
+            var records = 0
+            processor.process(batch) { records += $0.chains.reduce(0) { $0 + $1.records.count } }
+            return records
+        }
+    }
+
+    /// The bench's events all happened at one instant: the turn runs at it, so none expires.
+    private struct FixedClock: QuoteWorker.Clock {
+        let date: Date
+        func now() -> Date { date }
     }
 
     private func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {

@@ -62,12 +62,17 @@ public struct EventProcessor {
                                  emit: (ProcessedRecord) -> Void) {
         let now = clock.now()
         let read = batch.map { IncomingEvent.read($0.value, key: $0.key) }
-        // Sized once and changed in place: one hash of the session id per event, no regrowth.
-        var newest: [String: Int64] = [:]
-        newest.reserveCapacity(batch.count)
+        // Each session of the batch gets a slot holding its newest sequence; each event notes its
+        // session's slot, so the session id is hashed once per event (the map is sized once).
+        var slotOfSession: [String: Int] = [:]
+        slotOfSession.reserveCapacity(batch.count)
+        var newest: [Int64] = []
+        var slotOfEvent = [Int](repeating: -1, count: batch.count)
         for i in read.indices {
             guard case .success(let event) = read[i] else { continue }
-            Self.raise(&newest[event.sessionID, default: .min], to: event.sequence)
+            let slot = Self.slot(&slotOfSession[event.sessionID], next: newest.count)
+            if slot == newest.count { newest.append(event.sequence) } else { newest[slot] = max(newest[slot], event.sequence) }
+            slotOfEvent[i] = slot
         }
         for i in batch.indices {
             let message = batch[i], result = read[i]
@@ -77,7 +82,7 @@ public struct EventProcessor {
             }
             switch result {
             case .success(let event):
-                emit(answer(event, message, newestInBatch: newest[event.sessionID]!, now: now, shouldStop: shouldStop))
+                emit(answer(event, message, newestInBatch: newest[slotOfEvent[i]], now: now, shouldStop: shouldStop))
             case .failure(let rejection):
                 emit(deadLetter(message, rejection, now: now))
             }
@@ -88,7 +93,12 @@ public struct EventProcessor {
         }
     }
 
-    private static func raise(_ value: inout Int64, to other: Int64) { value = max(value, other) }
+    /// The slot in `entry` (a map's value, read and written in one access), `next` when it had none.
+    private static func slot(_ entry: inout Int?, next: Int) -> Int {
+        if let slot = entry { return slot }
+        entry = next
+        return next
+    }
 
     private mutating func answer(_ event: IncomingEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
                                  shouldStop: () -> Bool) -> ProcessedRecord {

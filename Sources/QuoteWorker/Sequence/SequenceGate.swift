@@ -32,10 +32,15 @@ public struct SequenceGate: Sendable {
     public mutating func take(session: String, sequence: Int64, offset: Int64, nowMs: Int64,
                               in partition: KafkaTopicPartition) -> Entry {
         let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
-        if let old = sessions[partition]?[session], old.sequence > sequence { return old }
-        sessions[partition, default: [:]][session] = entry
-        return entry
+        // Read and written in one access: the session id is hashed once.
+        return Self.update(&sessions[partition, default: [:]][session]) { slot in
+            if let old = slot, old.sequence > sequence { return old }
+            slot = entry
+            return entry
+        }
     }
+
+    private static func update<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result { body(&value) }
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
     public func isLatest(session: String, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
