@@ -83,6 +83,45 @@ struct EventScannerTests {
         #expect(Self.compare(Array(text.utf8), key: Array("s".utf8)) == .passedOnAndRead)
     }
 
+    /// A small event whose members are spelled out, so that their order, spacing and keys can be varied.
+    static func smallEvent(_ members: [String], separator: String = ",") -> [UInt8] {
+        Array(("{" + members.joined(separator: separator) + "}").utf8)
+    }
+
+    static let smallMembers = [
+        #""version":1"#, #""session_id":"s""#, #""sequence":1"#, #""payment_method_type":"APPLE_PAY""#,
+        #""trigger":"sheet_opened""#, #""currency":"USD""#,
+        #""shipping_address":{"city":"Austin","state":"TX","postal_code":"78701","country_code":"US"}"#,
+        #""cart":{"items":[{"id":"a","label":"A","quantity":2,"unit_amount":{"currency":"USD","value":"1.25"}}]}"#,
+        #""occurred_at":"2026-10-10T12:00:00Z""#,
+    ]
+
+    @Test("members in any order, optional ones left out, and whitespace anywhere: the scanner reads the same event")
+    func memberOrderAndSpacing() {
+        let key = Array("s".utf8)
+        #expect(Self.compare(Self.smallEvent(Self.smallMembers), key: key) == .scanned)
+        // Reversed, `version` comes last: a key that close to the end is compared byte by byte.
+        #expect(Self.compare(Self.smallEvent(Self.smallMembers.reversed()), key: key) == .scanned)
+        #expect(Self.compare(Self.smallEvent([Self.smallMembers[8]] + Self.smallMembers.dropLast()), key: key) == .scanned)
+        let spaced = "{ " + Self.smallMembers.map { $0.replacingOccurrences(of: "\":", with: "\" :\n\t") }
+            .joined(separator: " ,\r\n ") + " }"
+        #expect(Self.compare(Array(spaced.utf8), key: key) == .scanned)
+        // An optional member after all the others.
+        #expect(Self.compare(Self.smallEvent(Self.smallMembers + [#""reply_by":"2026-10-10T12:00:30Z""#]), key: key) == .scanned)
+    }
+
+    @Test("a key that is a name with a byte more or less, an escape or a second time is not taken for it", arguments: [
+        #""sequenc":1"#, #""sequencee":1"#, #""Sequence":1"#, #""sequence":1"#, #""sequence":1"#, #""city":"x""#,
+    ])
+    func nearNames(extra: String) {
+        // Each is either unknown, escaped or a repeat: the scanner passes the event on, and the full
+        // decoder says what it is.
+        let bytes = Self.smallEvent(Self.smallMembers + [extra])
+        let agreement = Self.compare(bytes, key: Array("s".utf8))
+        #expect(agreement == .passedOnAndRead || agreement == .passedOnAndRefused)
+        #expect(ScannedEvent(bytes, key: Array("s".utf8)) == nil)
+    }
+
     @Test("an amount's currency must be the event's byte for byte: a Kelvin sign is not a K")
     func kelvinSignIsNotK() throws {
         func event(amountCurrency: String) -> [UInt8] {
