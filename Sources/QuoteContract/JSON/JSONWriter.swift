@@ -152,8 +152,9 @@ public struct JSONWriter: Sendable {
         fragment(capacity: 42) { JSONWriter.writeDecimal(value, fractionDigits: fractionDigits, to: $0) }
     }
 
-    /// `appendDecimal`'s text written at `out` (at most 41 bytes); returns its length.
-    private static func writeDecimal(_ value: Int64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// `appendDecimal`'s text written at `out` (at most 41 bytes); returns its length. Also the
+    /// state record's integers, written in place.
+    static func writeDecimal(_ value: Int64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var k = 0
         if value < 0 { out[0] = UInt8(ascii: "-"); k = 1 }
         var magnitude = value.magnitude

@@ -20,28 +20,14 @@ public struct SessionState: Hashable, Sendable {
     /// The record's value, members in this order: `sequence`, `offset`, `seen_ms`. Written in
     /// place (every answer writes one): three literals and three integers, at most 94 bytes.
     public func encode() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 96) { out, count in
+        // Room for `writeDecimal`'s own bound (41 bytes) after the last literal.
+        [UInt8](unsafeUninitializedCapacity: 128) { out, count in
             var k = 0
             func literal(_ text: StaticString) {
                 for i in 0..<text.utf8CodeUnitCount { out[k + i] = text.utf8Start[i] }
                 k += text.utf8CodeUnitCount
             }
-            func integer(_ value: Int64) {
-                // Digits backwards into a scratch word, then copied: no string made.
-                var magnitude = value.magnitude
-                if value < 0 { out[k] = UInt8(ascii: "-"); k += 1 }
-                var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for 24 digits (UInt64 has 20)
-                var n = 0
-                withUnsafeMutableBytes(of: &digits) { scratch in
-                    repeat {
-                        scratch[23 - n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                        magnitude /= 10
-                        n += 1
-                    } while magnitude > 0
-                    for i in 0..<n { out[k + i] = scratch[24 - n + i] }
-                }
-                k += n
-            }
+            func integer(_ value: Int64) { k += JSONWriter.writeDecimal(value, fractionDigits: 0, to: out.baseAddress! + k) }
             literal("{\"sequence\":")
             integer(sequence)
             literal(",\"offset\":")
