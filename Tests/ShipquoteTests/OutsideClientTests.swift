@@ -55,16 +55,16 @@ import Testing
         let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
         defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
-        let (worker, _, _) = try Binary.start([
-            "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
-            "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
-        ])
-        defer { Binary.stop(worker) }
+        let worker = try WorkerProcess(bootstrap: bootstrap)
+        defer { Binary.stop(worker.process) }
+        // The command is what is tested here, not how fast a worker starts: beside the whole suite its
+        // start (join, restore) can outlast the event's 30 s time to live, and the event would expire.
+        try #require(worker.awaitLog("\"body\":\"sequence state restored\"", timeout: 180), "the worker never got ready: \(worker.stderr)")
         // The saved event's occurred_at is long past: --restamp makes it current, or it would expire.
         let event = Binary.repository.appendingPathComponent("examples/events/contract-example.json").path
         let result = try Binary.run(["send", "--bootstrap-servers", bootstrap, "--event", event, "--restamp",
                                      "--timeout", "30", "-X", "fetch.wait.max.ms=5"], timeout: 60)
-        #expect(result.status == 0, "send: \(result.stderr)")
+        #expect(result.status == 0, "send: \(result.stderr)\nworker: \(worker.stderr)")
         #expect(result.stdout.hasPrefix("{\"version\":1,\"session_id\":\"9a0c6f0e-4b1e-4c1a-9a55-3c2f1d7e8b10\",\"sequence\":7,"))
         #expect(result.stdout.contains("{\"id\":\"total\",\"label\":\"ACME Inc.\",\"amount\":{\"currency\":\"USD\",\"value\":\"53.94\"}}"))
     }
