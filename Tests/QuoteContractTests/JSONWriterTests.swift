@@ -95,6 +95,66 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("decimals agree with a digit-by-digit reference at every length and every count of minor digits")
+    func decimalsAtEveryLength() {
+        func reference(_ value: Int64, _ digits: Int) -> String {
+            var text = String(value.magnitude)
+            if text.count <= digits { text = String(repeating: "0", count: digits + 1 - text.count) + text }
+            if digits > 0 { text.insert(".", at: text.index(text.endIndex, offsetBy: -digits)) }
+            return (value < 0 ? "-" : "") + text
+        }
+        var values: [Int64] = [0, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0...18 {
+            values += [power, power - 1, power + 1, -power, -(power - 1), -(power + 1), power * 7 / 3]
+            power = power &* 10
+        }
+        for digits in 0...18 {
+            for value in values {
+                var writer = JSONWriter()
+                writer.decimalString(value, fractionDigits: digits)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"" + reference(value, digits) + "\"", "\(value) with \(digits) digits")
+            }
+        }
+    }
+
+    @Test("a summary item written as one fragment is byte for byte the member-by-member object; a text needing an escape writes nothing")
+    func idLabelAmountObjects() {
+        func memberByMember(_ id: String, _ label: String, _ units: Int64, _ digits: Int, _ writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("id"); writer.string(id)
+            writer.key("label"); writer.string(label)
+            writer.key("amount")
+            writer.amountObject(code: "USD", minorUnits: units, fractionDigits: digits)
+            writer.endObject()
+        }
+        let letters = (UInt8(ascii: "U"), UInt8(ascii: "S"), UInt8(ascii: "D"))
+        let plain: [(String, String, Int64, Int)] = [("subtotal", "Subtotal", 5394, 2), ("", "", 0, 0), ("tax", "Sales tax (8.25 %) für Köln 🚚", -5, 3),
+                                                      ("a-long-identifier-of-a-line", String(repeating: "x", count: 300), .min, 18)]
+        var fast = JSONWriter(), slow = JSONWriter()
+        fast.beginArray(); slow.beginArray()
+        for (id, label, units, digits) in plain {
+            let written = fast.idLabelAmountObject(id: id, label: label, letters: letters, minorUnits: units, fractionDigits: digits)
+            #expect(written)
+            memberByMember(id, label, units, digits, &slow)
+        }
+        fast.endArray(); slow.endArray()
+        #expect(String(decoding: fast.bytes, as: UTF8.self) == String(decoding: slow.bytes, as: UTF8.self))
+
+        for (id, label) in [("ok", "say \"hi\""), ("back\\slash", "ok"), ("ok", "line\nbreak"), ("tab\t", "ok")] {
+            var writer = JSONWriter()
+            writer.beginArray()
+            let written = writer.idLabelAmountObject(id: id, label: label, letters: letters, minorUnits: 1, fractionDigits: 2)
+            #expect(!written, "\(id) \(label)")
+            writer.endArray()
+            #expect(writer.bytes == Array("[]".utf8))
+        }
+        var writer = JSONWriter()
+        let written = writer.idLabelAmountObject(id: "x", label: "y", letters: letters, minorUnits: 1, fractionDigits: 19)
+        #expect(!written)
+        #expect(writer.bytes.isEmpty)
+    }
+
     @Test("what the reader reads, the writer writes back byte for byte (compact input)")
     func roundTrip() throws {
         let text = #"{"a":[1,-0,1e400,0.1,"x\"y",{"b":null}],"c":"é","d":{}}"#

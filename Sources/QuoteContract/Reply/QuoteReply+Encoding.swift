@@ -93,6 +93,9 @@ extension JSONWriter {
     mutating func summaryItems(_ items: [SummaryItem]) {
         beginArray()
         for item in items {
+            let money = item.amount
+            if idLabelAmountObject(id: item.id, label: item.label, letters: money.currency.codeBytes,
+                                   minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits) { continue }
             beginObject()
             field("id", item.id)
             field("label", item.label)
