@@ -95,10 +95,9 @@ public struct JSONWriter: Sendable {
     mutating func idLabelAmountObject(id: String, label: String, letters: (UInt8, UInt8, UInt8),
                                       minorUnits: Int64, fractionDigits: Int) -> Bool {
         guard (0...18).contains(fractionDigits) else { return false }
-        var id = id, label = label
         let comma = needsComma
-        let written = id.withUTF8 { idBytes in
-            label.withUTF8 { labelBytes -> Bool in
+        let written = JSONWriter.withBytes(of: id) { idBytes in
+            JSONWriter.withBytes(of: label) { labelBytes -> Bool in
                 guard !JSONWriter.needsEscape(idBytes), !JSONWriter.needsEscape(labelBytes) else { return false }
                 let head: StaticString = "{\"id\":\"", middle: StaticString = "\",\"label\":\"",
                     amount: StaticString = "\",\"amount\":{\"currency\":\"", value: StaticString = "\",\"value\":\""
@@ -243,9 +242,8 @@ public struct JSONWriter: Sendable {
     /// `"key": "text"` in one call, the shape most contract fields have: one fragment when the
     /// text needs no escape (ids, labels and codes nearly always).
     public mutating func field(_ name: StaticString, _ text: String) {
-        var text = text
         let comma = needsComma
-        let written = text.withUTF8 { utf8 -> Bool in
+        let written = JSONWriter.withBytes(of: text) { utf8 -> Bool in
             guard !JSONWriter.needsEscape(utf8) else { return false }
             let count = name.utf8CodeUnitCount
             fragment(capacity: count + utf8.count + 7) { out in
@@ -264,6 +262,15 @@ public struct JSONWriter: Sendable {
             return true
         }
         if written { needsComma = true } else { key(name); string(text) }
+    }
+
+    /// `text`'s UTF-8 in place, without the copy (and reference count) `withUTF8` needs on a `var`;
+    /// a string not stored as UTF-8 is copied first.
+    @inline(__always)
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// Whether `utf8` holds a byte JSON cannot carry raw in a string: `"`, `\\` or a control

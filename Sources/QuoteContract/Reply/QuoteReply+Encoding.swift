@@ -92,15 +92,16 @@ extension JSONWriter {
 
     mutating func summaryItems(_ items: [SummaryItem]) {
         beginArray()
-        for item in items {
-            let money = item.amount
-            if idLabelAmountObject(id: item.id, label: item.label, letters: money.currency.codeBytes,
+        // By index: a `for item in` copies each item, two string references counted up and down.
+        for i in items.indices {
+            let money = items[i].amount
+            if idLabelAmountObject(id: items[i].id, label: items[i].label, letters: money.currency.codeBytes,
                                    minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits) { continue }
             beginObject()
-            field("id", item.id)
-            field("label", item.label)
+            field("id", items[i].id)
+            field("label", items[i].label)
             key("amount")
-            amount(item.amount)
+            amount(money)
             endObject()
         }
         endArray()
