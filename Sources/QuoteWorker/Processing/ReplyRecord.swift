@@ -9,10 +9,19 @@ enum ReplyRecord {
     /// reply without one: the worker starts no trace of its own.
     static func reply(_ reply: QuoteReply, topic: String, parent: TraceContext?, spanIDs: inout SpanIDGenerator) -> KafkaOutgoingMessage {
         let traceparent = parent.map { $0.child(spanID: spanIDs.next()).traceparent }
-        let headers = ContractHeader.replyHeaders(sessionID: reply.sessionID, sequence: reply.sequence, traceparent: traceparent)
-            .map { KafkaHeader($0.name, $0.value) }
-        return KafkaOutgoingMessage(topic: topic, key: Array(reply.sessionID.utf8), value: reply.encode(), headers: headers)
+        // `ContractHeader.replyHeaders`, built as bytes directly (a reply is the hot path): the
+        // session header shares the key's bytes, the content type is one shared array.
+        let key = Array(reply.sessionID.utf8)
+        var headers: [KafkaHeader] = []
+        headers.reserveCapacity(traceparent == nil ? 3 : 4)
+        headers.append(KafkaHeader(ContractHeader.contentType, applicationJSON))
+        headers.append(KafkaHeader(ContractHeader.sessionID, key))
+        headers.append(KafkaHeader(ContractHeader.sequence, Array(String(reply.sequence).utf8)))
+        if let traceparent { headers.append(KafkaHeader(ContractHeader.traceparent, Array(traceparent.utf8))) }
+        return KafkaOutgoingMessage(topic: topic, key: key, value: reply.encode(), headers: headers)
     }
+
+    private static let applicationJSON = Array(ContractHeader.applicationJSON.utf8)
 
     /// Whether `record` is a reply: it carries the reply headers (content type first, then the
     /// session) and no dead-letter verdict (a dead letter keeps the event's own headers before ours).

@@ -63,11 +63,23 @@ import Testing
         #expect(reply.headers.map(\.name) == ["content-type", "session-id", "sequence", "traceparent"])
         // The reply's span: the event's trace and flags, the next span id of the processor's generator.
         var spanIDs = SpanIDGenerator(seed: 42)
-        #expect(reply.headers.last?.value == Array(TraceContext(traceIDHigh: 0x0af7651916cd43dd, traceIDLow: 0x8448eb211c80319c,
-                                                                spanID: spanIDs.next(), flags: 1).traceparent.utf8))
+        let child = TraceContext(traceIDHigh: 0x0af7651916cd43dd, traceIDLow: 0x8448eb211c80319c, spanID: spanIDs.next(), flags: 1).traceparent
+        #expect(reply.headers.last?.value == Array(child.utf8))
+        // Byte for byte the contract's reply headers.
+        #expect(reply.headers == ContractHeader.replyHeaders(sessionID: "a", sequence: 1, traceparent: child).map { KafkaHeader($0.name, $0.value) })
         let decoded = try QuoteReply.decode(reply.value)
         #expect(decoded == QuoteReply(sessionID: "a", sequence: 1, eventID: "evt-a-1", outcome: .keep,
                                       rulesVersion: "sha256:test", computedAt: WorkerHarness.now))
+    }
+
+    @Test func aReplyToAnEventWithoutATraceCarriesExactlyTheContractsThreeHeaders() throws {
+        var p = processor()
+        let decided = p.process([Self.record(Self.event("a-long-session-id-0123456789abcdef", 9_007_199_254_740_993), offset: 3)])
+        let reply = try #require(decided.first?.chains.last?.records.first)
+        #expect(reply.headers == ContractHeader.replyHeaders(sessionID: "a-long-session-id-0123456789abcdef", sequence: 9_007_199_254_740_993)
+            .map { KafkaHeader($0.name, $0.value) })
+        #expect(reply.headers.map { String(decoding: $0.value ?? [], as: UTF8.self) }
+            == ["application/json", "a-long-session-id-0123456789abcdef", "9007199254740993"])
     }
 
     @Test func anOlderSequenceIsStaleAndTheSameSequenceFromAnotherRecordIsADuplicate() {
