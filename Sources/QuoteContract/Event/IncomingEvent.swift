@@ -6,7 +6,7 @@ import Foundation
 ///
 /// This is the one place that decides between the single-pass scanner (`ScannedEvent`, the common
 /// case) and the full decoder (the authority, which names the field of a bad event).
-public struct IncomingEvent: Sendable {
+public final class IncomingEvent: Sendable {
     public let sessionID: String
     public let sequence: Int64
     public let eventID: String?
@@ -14,17 +14,12 @@ public struct IncomingEvent: Sendable {
     public let replyBy: Date?
     private let source: Source
 
-    /// The event behind one reference: a worker's batch copies each `IncomingEvent` a few times
-    /// on its way (read, conflated, answered), and an event inline (the positions of every member,
-    /// or a whole decoded event with its lists and strings) made each copy a large copy and a
-    /// dozen retains.
-    private final class Source: Sendable {
-        enum Event: Sendable {
-            case scanned(ScannedEvent)
-            case decoded(AddressChangeEvent)
-        }
-        let event: Event
-        init(_ event: Event) { self.event = event }
+    /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
+    /// conflated, answered), and an event inline (two strings and the scanned positions or the
+    /// decoded event behind them) made each copy several reference counts where one does.
+    private enum Source: Sendable {
+        case scanned(ScannedEvent)
+        case decoded(AddressChangeEvent)
     }
 
     /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
@@ -35,14 +30,14 @@ public struct IncomingEvent: Sendable {
 
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
-            return .success(IncomingEvent(Source(.scanned(scanned))))
+            return .success(IncomingEvent(.scanned(scanned)))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
-        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(Source(.decoded($0))) }
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
     }
 
     private init(_ source: Source) {
-        switch source.event {
+        switch source {
         case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
         case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
         }
@@ -51,7 +46,7 @@ public struct IncomingEvent: Sendable {
 
     /// The whole event, for quoting.
     public func event() -> AddressChangeEvent {
-        switch source.event {
+        switch source {
         case .scanned(let scanned): scanned.event()
         case .decoded(let event): event
         }

@@ -60,21 +60,27 @@ public struct PartitionLifecycle: Sendable {
     /// restoring partitions are held, those of partitions no longer owned are dropped (their next
     /// owner reads them from the last commit), and so are records seen already.
     public mutating func admit(_ batch: [KafkaMessage]) -> [KafkaMessage] {
-        var ready: [KafkaMessage] = []
-        ready.reserveCapacity(batch.count)
-        for message in batch {
-            let tp = message.topicPartition
-            if phases[tp] != nil {
-                if message.offset < next[tp] ?? .min { continue }
-                next[tp] = message.offset + 1
+        // Usually every record is admitted: the batch itself is returned then, and a new array
+        // (a copy of each record) is made only from the first record left out.
+        var ready: [KafkaMessage]?
+        for i in batch.indices {
+            let tp = batch[i].topicPartition
+            var admitted = false
+            if let phase = phases[tp], batch[i].offset >= next[tp] ?? .min {
+                next[tp] = batch[i].offset + 1
+                switch phase {
+                case .active: admitted = true
+                case .restoring: held[tp, default: []].append(batch[i])
+                }
             }
-            switch phases[tp] {
-            case .active?: ready.append(message)
-            case .restoring?: held[tp, default: []].append(message)
-            case nil: continue
+            if admitted {
+                ready?.append(batch[i])
+            } else if ready == nil {
+                ready = Array(batch[..<i])
+                ready!.reserveCapacity(batch.count)
             }
         }
-        return ready
+        return ready ?? batch
     }
 
     /// What to tell the consumer so that exactly the active partitions are fetched, none while

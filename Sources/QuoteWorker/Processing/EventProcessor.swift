@@ -74,21 +74,22 @@ public struct EventProcessor {
             if slot == newest.count { newest.append(event.sequence) } else { newest[slot] = max(newest[slot], event.sequence) }
             slotOfEvent[i] = slot
         }
+        // The batch's records are read in place (`batch[i]`), not bound to copies: a record is
+        // four references, counted up and down for each copy.
         for i in batch.indices {
-            let message = batch[i], result = read[i]
             if shouldStop() {
-                emit(ProcessedRecord(source: message.topicPartition, offset: message.offset, disposition: .leftForReplay))
+                emit(ProcessedRecord(source: batch[i].topicPartition, offset: batch[i].offset, disposition: .leftForReplay))
                 continue
             }
-            switch result {
+            switch read[i] {
             case .success(let event):
-                emit(answer(event, message, newestInBatch: newest[slotOfEvent[i]], now: now, shouldStop: shouldStop))
+                emit(answer(event, batch[i], newestInBatch: newest[slotOfEvent[i]], now: now, shouldStop: shouldStop))
             case .failure(let rejection):
-                emit(deadLetter(message, rejection, now: now))
+                emit(deadLetter(batch[i], rejection, now: now))
             }
             // Most turns have no partition just taken over: no lookup then.
-            if !replayRanges.isEmpty, let range = replayRanges[message.topicPartition], message.offset + 1 >= range.end {
-                replayRanges[message.topicPartition] = nil  // past the range: its memory goes
+            if !replayRanges.isEmpty, let range = replayRanges[batch[i].topicPartition], batch[i].offset + 1 >= range.end {
+                replayRanges[batch[i].topicPartition] = nil  // past the range: its memory goes
             }
         }
     }

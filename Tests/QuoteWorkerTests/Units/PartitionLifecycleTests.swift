@@ -34,6 +34,19 @@ import Testing
         #expect(change.resume == [Self.p0, Self.p1] && change.pause.isEmpty)
     }
 
+    @Test func activePartitionsRecordsComeBackWholeAndInOrderAndOnlyTheOnesLeftOutAreRemoved() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0, Self.p1])
+        _ = life.restored([Self.p0, Self.p1])
+        let whole = [Self.message(Self.p0, 1), Self.message(Self.p1, 1), Self.message(Self.p0, 2)]
+        #expect(life.admit(whole).map { "\($0.partition):\($0.offset)" } == ["0:1", "1:1", "0:2"])
+        life.revoked([Self.p1])
+        // A revoked partition's record between two admitted ones, one seen already, and one last.
+        let mixed = [Self.message(Self.p0, 3), Self.message(Self.p1, 2), Self.message(Self.p0, 2), Self.message(Self.p0, 4), Self.message(Self.p1, 3)]
+        #expect(life.admit(mixed).map { "\($0.partition):\($0.offset)" } == ["0:3", "0:4"])
+        #expect(life.admit([]).isEmpty)
+    }
+
     @Test func recordsFetchedAgainAfterTheyWereHeldAreAdmittedOnce() {
         var life = PartitionLifecycle()
         life.assigned([Self.p0])
