@@ -124,4 +124,28 @@ import Testing
         #expect(snapshot.drops == [.unanswerable: 1])
         #expect(snapshot.totalOutcomes + snapshot.totalDrops == 2)
     }
+
+    @Test func aTurnCountedAtOnceGivesTheSameFiguresAsEachRecordCountedAlone() throws {
+        var p = Self.processor()
+        let text = String(decoding: EventProcessorTests.event("t", 1).encode(), as: UTF8.self)
+        // Answered, duplicate, two dead letters (one with a reply, one without), answered again, left for replay.
+        let records = p.process([Self.message(text, key: "t", offset: 0, traceparent: nil),
+                                 Self.message(text, key: "t", offset: 1, traceparent: nil),
+                                 Self.message(#"{"session_id":"v","sequence":2}"#, key: "v", offset: 2, traceparent: nil),
+                                 Self.message("not json", key: "u", offset: 3, traceparent: nil),
+                                 Self.message("not json", key: "u", offset: 4, traceparent: nil)])
+            + [ProcessedRecord(source: KafkaTopicPartition("in", 0), offset: 5, disposition: .leftForReplay)]
+        let one = WorkerMetrics(), all = WorkerMetrics()
+        var tally = DispositionTally()
+        for record in records {
+            one.record(record)
+            tally.add(record)
+        }
+        all.record(tally)
+        let (a, b) = (one.snapshot(), all.snapshot())
+        #expect(b.outcomes == a.outcomes && b.drops == a.drops && b.deadLetters == a.deadLetters)
+        #expect(b.deadLetters == 3 && b.drops[.duplicate] == 1 && b.drops[.unanswerable] == 2)
+        #expect(b.outcomes["rejected"] == 1 && b.outcomes["keep"] == 1)
+        #expect(b.totalOutcomes + b.totalDrops == 5)
+    }
 }

@@ -7,14 +7,43 @@ extension WorkerMetrics {
     /// Counts one decided record: every event ends in exactly one outcome (it got a reply) or one
     /// drop reason (it got none). A dead letter is `rejected` only when a reply went out with it.
     func record(_ record: ProcessedRecord) {
+        var tally = DispositionTally()
+        tally.add(record)
+        self.record(tally)
+    }
+
+    /// Counts a turn's records at once: a counter is locked and looked up once per outcome or
+    /// reason the turn had, not once per record.
+    func record(_ tally: DispositionTally) {
+        for (outcome, count) in tally.outcomes { finished(outcome, count: count) }
+        for (reason, count) in tally.drops { dropped(reason, count: count) }
+        if tally.deadLetters > 0 { deadLettered(count: tally.deadLetters) }
+    }
+}
+
+/// What a turn decided, counted by outcome and by drop reason (a handful of each).
+struct DispositionTally {
+    private(set) var outcomes: [(String, Int)] = []
+    private(set) var drops: [(DropReason, Int)] = []
+    private(set) var deadLetters = 0
+
+    mutating func add(_ record: ProcessedRecord) {
         switch record.disposition {
-        case .answered(let outcome): finished(outcome)
-        case .dropped(let reason): dropped(reason)
+        case .answered(let outcome): count(outcome)
+        case .dropped(let reason): count(reason)
         case .deadLettered:
-            deadLettered()
-            if record.hasReply { finished(QuoteOutcome.Kind.rejected.rawValue) } else { dropped(.unanswerable) }
+            deadLetters += 1
+            if record.hasReply { count(QuoteOutcome.Kind.rejected.rawValue) } else { count(.unanswerable) }
         case .leftForReplay: break
         }
+    }
+
+    private mutating func count(_ outcome: String) {
+        if let i = outcomes.firstIndex(where: { $0.0 == outcome }) { outcomes[i].1 += 1 } else { outcomes.append((outcome, 1)) }
+    }
+
+    private mutating func count(_ reason: DropReason) {
+        if let i = drops.firstIndex(where: { $0.0 == reason }) { drops[i].1 += 1 } else { drops.append((reason, 1)) }
     }
 }
 

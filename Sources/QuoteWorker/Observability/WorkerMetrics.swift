@@ -97,9 +97,9 @@ public final class WorkerMetrics: Sendable {
     // MARK: - Counting events (called by the worker loop)
 
     public func eventReceived(count: Int = 1) { eventsIn.increment(by: Double(count)) }
-    public func finished(_ outcome: String) { outcomes.increment([outcome]) }
-    public func dropped(_ reason: DropReason) { drops.increment([reason.rawValue]) }
-    public func deadLettered() { deadLetters.increment() }
+    public func finished(_ outcome: String, count: Int = 1) { outcomes.increment([outcome], by: Double(count)) }
+    public func dropped(_ reason: DropReason, count: Int = 1) { drops.increment([reason.rawValue], by: Double(count)) }
+    public func deadLettered(count: Int = 1) { deadLetters.increment(by: Double(count)) }
     public func abandonedRecord() { abandonedRecords.increment() }
     public func retriedDelivery() { deliveryRetries.increment() }
     public func setTrackedSessions(_ n: Int) { trackedSessions.set(Double(n)) }

@@ -98,12 +98,14 @@ final class WorkerLoop {
         guard !batch.isEmpty else { return }
         metrics.eventReceived(count: batch.count)
         watchdog.batchBegan()
+        var tally = DispositionTally()
         processor.process(batch, shouldStop: { control.fatalError != nil }) { record in
             guard record.disposition != .leftForReplay else { return }
             pipeline.submit(record.chains, source: record.source, offset: record.offset)
-            metrics.record(record)
+            tally.add(record)
             logger.record(record)
         }
+        metrics.record(tally)
         watchdog.batchEnded()
         metrics.setTrackedSessions(processor.gate.trackedSessions)
     }
