@@ -82,20 +82,25 @@ public final class KafkaProducer: @unchecked Sendable {
 
     private func enqueue(_ message: KafkaOutgoingMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         let headers: OpaquePointer? = message.headers.isEmpty ? nil : rd_kafka_headers_new(message.headers.count)
+        // Names go to C through `withCString`: a String passed where C wants a `char *` is first
+        // copied into a new array, an allocation per name and per record.
         if let headers {
             for header in message.headers {
-                if let value = header.value {
-                    value.withUnsafeBytes { _ = rd_kafka_header_add(headers, header.name, -1, $0.baseAddress, $0.count) }
-                } else {
-                    _ = rd_kafka_header_add(headers, header.name, -1, nil, 0)
+                header.name.withCString { name in
+                    if let value = header.value {
+                        value.withUnsafeBytes { _ = rd_kafka_header_add(headers, name, -1, $0.baseAddress, $0.count) }
+                    } else {
+                        _ = rd_kafka_header_add(headers, name, -1, nil, 0)
+                    }
                 }
             }
         }
         let partition = message.partition ?? RD_KAFKA_PARTITION_UA
         let err = withOptionalBytes(message.isTombstone ? nil : message.value) { value in
             withOptionalBytes(message.key) { key in
-                shipquote_produce(rk, message.topic, partition, key.baseAddress, key.count,
-                                  value.baseAddress, value.count, headers, opaque)
+                message.topic.withCString { topic in
+                    shipquote_produce(rk, topic, partition, key.baseAddress, key.count, value.baseAddress, value.count, headers, opaque)
+                }
             }
         }
         // On success the record owns the headers; otherwise they are still ours.
