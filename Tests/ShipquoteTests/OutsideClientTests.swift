@@ -14,10 +14,10 @@ import Testing
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
         #expect(bootstrap.hasPrefix("127.0.0.1:"))
 
-        let (worker, _, workerErr) = try Binary.start([
-            "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
-            "-X", "fetch.wait.max.ms=5", "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
-        ])
+        let worker = try WorkerProcess(bootstrap: bootstrap)
+        defer { Binary.stop(worker.process) }
+        // The event's reply_by counts from when the worker is ready: beside the whole suite a start can be slow.
+        try #require(worker.awaitLog("\"body\":\"sequence state restored\"", timeout: 180), "the worker never got ready: \(worker.stderr)")
         let now = Date()
         let formatter = ISO8601DateFormatter()
         let session = "kcat-\(UUID().uuidString.lowercased())"
@@ -35,11 +35,13 @@ import Testing
 
         let consumed = try Tool.run(kcat, ["-C", "-b", bootstrap, "-t", "shipping.quote-replies", "-o", "beginning",
                                            "-c", "1", "-f", "%k|%h|%s\n"], timeout: 60)
-        worker.terminate()  // SIGTERM: a clean shutdown exits 0
-        #expect(Binary.awaitExit(worker, timeout: 30), "the worker did not stop on SIGTERM")
-        let stderr = String(decoding: workerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(worker.terminationStatus == 0, "worker: \(stderr)")
-        #expect(stderr.contains("\"body\":\"worker stopped\""))
+        worker.process.terminate()  // SIGTERM: a clean shutdown exits 0
+        #expect(Binary.awaitExit(worker.process, timeout: 30), "the worker did not stop on SIGTERM")
+        // Its last lines may still be on their way from the pipe.
+        let deadline = Date().addingTimeInterval(5)
+        while !worker.stderr.contains("\"body\":\"worker stopped\"") && Date() < deadline { usleep(20_000) }
+        #expect(worker.process.terminationStatus == 0, "worker: \(worker.stderr)")
+        #expect(worker.stderr.contains("\"body\":\"worker stopped\""))
 
         let parts = consumed.stdout.split(separator: "|", maxSplits: 2).map(String.init)
         try #require(parts.count == 3, "kcat read: \(consumed.stdout)")
