@@ -478,7 +478,6 @@ extension JSONTokenCursor {
     func slice(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> { slice(span.range) }
     func bytes(_ span: ByteSpan, equal literal: StaticString) -> Bool { bytes(span.range, equal: literal) }
     func bytes(_ span: ByteSpan, equal other: [UInt8]) -> Bool { bytes(span.range, equal: other) }
-    func bytes(_ span: ByteSpan, equal text: String) -> Bool { bytes(span.range, equal: text) }
     func text(_ span: ByteSpan, plain: Bool) -> String? { text(span.range, plain: plain) }
 
     /// Whether the bytes at `span` are `currency`'s code.

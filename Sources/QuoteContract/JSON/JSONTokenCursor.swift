@@ -251,16 +251,6 @@ struct JSONTokenCursor {
         return other.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, range.count) == 0 }
     }
 
-    /// Whether the bytes in `range` are `text`'s UTF-8 (a currency code, say).
-    func bytes(_ range: Range<Int>, equal text: String) -> Bool {
-        let fast = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard range.count == utf8.count else { return false }
-            guard let base = input.baseAddress, let other = utf8.baseAddress, !range.isEmpty else { return true }
-            return memcmp(base + range.lowerBound, other, range.count) == 0
-        }
-        return fast ?? input[range].elementsEqual(text.utf8)
-    }
-
     /// The bytes in `range`, valid while the document's buffer is.
     func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: input[range]) }
 

@@ -70,23 +70,29 @@ public struct JSONWriter: Sendable {
 
     /// The same for a code given as its three capital letters (a `Currency`'s) and 0…18 decimals.
     mutating func amountObject(letters: (UInt8, UInt8, UInt8), minorUnits: Int64, fractionDigits: Int) {
-        let head: StaticString = "{\"currency\":\"", middle: StaticString = "\",\"value\":\""
         let comma = needsComma
         fragment(capacity: 80) { out in
-            var k = 0
-            if comma { out[0] = UInt8(ascii: ","); k = 1 }
-            (out + k).update(from: head.utf8Start, count: head.utf8CodeUnitCount)
-            k += head.utf8CodeUnitCount
-            out[k] = letters.0; out[k + 1] = letters.1; out[k + 2] = letters.2
-            k += 3
-            (out + k).update(from: middle.utf8Start, count: middle.utf8CodeUnitCount)
-            k += middle.utf8CodeUnitCount
-            k += JSONWriter.writeDecimal(minorUnits, fractionDigits: fractionDigits, to: out + k)
-            out[k] = UInt8(ascii: "\"")
-            out[k + 1] = UInt8(ascii: "}")
-            return k + 2
+            let k = comma ? JSONWriter.write(",", to: out) : 0
+            return k + JSONWriter.writeAmountObject(letters: letters, minorUnits: minorUnits, fractionDigits: fractionDigits, to: out + k)
         }
         needsComma = true
+    }
+
+    /// `{"currency":"USD","value":"12.34"}` written at `out` (at most 79 bytes); returns its length.
+    private static func writeAmountObject(letters: (UInt8, UInt8, UInt8), minorUnits: Int64, fractionDigits: Int,
+                                          to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var k = write("{\"currency\":\"", to: out)
+        out[k] = letters.0; out[k + 1] = letters.1; out[k + 2] = letters.2
+        k += 3
+        k += write("\",\"value\":\"", to: out + k)
+        k += writeDecimal(minorUnits, fractionDigits: fractionDigits, to: out + k)
+        return k + write("\"}", to: out + k)
+    }
+
+    /// `literal`'s bytes written at `out`; returns how many. Also the state record's literals.
+    static func write(_ literal: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return literal.utf8CodeUnitCount
     }
 
     /// `{"id":"…","label":"…","amount":{"currency":"USD","value":"1.00"}}`, the shape of every
@@ -99,26 +105,19 @@ public struct JSONWriter: Sendable {
         let written = JSONWriter.withBytes(of: id) { idBytes in
             JSONWriter.withBytes(of: label) { labelBytes -> Bool in
                 guard !JSONWriter.needsEscape(idBytes), !JSONWriter.needsEscape(labelBytes) else { return false }
-                let head: StaticString = "{\"id\":\"", middle: StaticString = "\",\"label\":\"",
-                    amount: StaticString = "\",\"amount\":{\"currency\":\"", value: StaticString = "\",\"value\":\""
                 fragment(capacity: idBytes.count + labelBytes.count + 112) { out in
-                    var k = 0
-                    func copy(_ text: StaticString) {
-                        (out + k).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-                        k += text.utf8CodeUnitCount
-                    }
+                    var k = comma ? JSONWriter.write(",", to: out) : 0
                     func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
                         if let source = bytes.baseAddress { (out + k).update(from: source, count: bytes.count) }
                         k += bytes.count
                     }
-                    if comma { out[0] = UInt8(ascii: ","); k = 1 }
-                    copy(head); copy(idBytes); copy(middle); copy(labelBytes); copy(amount)
-                    out[k] = letters.0; out[k + 1] = letters.1; out[k + 2] = letters.2
-                    k += 3
-                    copy(value)
-                    k += JSONWriter.writeDecimal(minorUnits, fractionDigits: fractionDigits, to: out + k)
-                    out[k] = UInt8(ascii: "\""); out[k + 1] = UInt8(ascii: "}"); out[k + 2] = UInt8(ascii: "}")
-                    return k + 3
+                    k += JSONWriter.write("{\"id\":\"", to: out + k)
+                    copy(idBytes)
+                    k += JSONWriter.write("\",\"label\":\"", to: out + k)
+                    copy(labelBytes)
+                    k += JSONWriter.write("\",\"amount\":", to: out + k)
+                    k += JSONWriter.writeAmountObject(letters: letters, minorUnits: minorUnits, fractionDigits: fractionDigits, to: out + k)
+                    return k + JSONWriter.write("}", to: out + k)
                 }
                 return true
             }
@@ -364,8 +363,7 @@ public struct JSONWriter: Sendable {
     /// else (Swift strings are valid UTF-8) is copied as is, in runs rather than byte by byte.
     private mutating func appendQuoted(_ text: String) {
         put(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
+        JSONWriter.withBytes(of: text) { utf8 in
             guard JSONWriter.needsEscape(utf8) else { return put(utf8) }
             var runStart = 0
             for k in 0..<utf8.count {

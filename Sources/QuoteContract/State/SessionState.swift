@@ -23,10 +23,7 @@ public struct SessionState: Hashable, Sendable {
         // Room for `writeDecimal`'s own bound (41 bytes) after the last literal.
         [UInt8](unsafeUninitializedCapacity: 128) { out, count in
             var k = 0
-            func literal(_ text: StaticString) {
-                for i in 0..<text.utf8CodeUnitCount { out[k + i] = text.utf8Start[i] }
-                k += text.utf8CodeUnitCount
-            }
+            func literal(_ text: StaticString) { k += JSONWriter.write(text, to: out.baseAddress! + k) }
             func integer(_ value: Int64) { k += JSONWriter.writeDecimal(value, fractionDigits: 0, to: out.baseAddress! + k) }
             literal("{\"sequence\":")
             integer(sequence)
