@@ -31,7 +31,6 @@ public final class KafkaConsumer: @unchecked Sendable {
             let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as! ConsumerCallbacks
             let owned = PartitionList.read(partitions).map(\.0)
             if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
-                // Assigned first, so that the handler may pause what it is not ready to fetch yet.
                 rd_kafka_assign(rk, partitions)
                 callbacks.onRebalance(.assigned(owned))
             } else {
@@ -204,7 +203,16 @@ public final class KafkaConsumer: @unchecked Sendable {
         return result
     }
 
-    /// Stops fetching these partitions (backpressure) until `resume`.
+    /// Stops fetching these partitions (backpressure) until `resume`. librdkafka keeps the pause
+    /// across a revocation and a later assignment of the same partition.
+    ///
+    /// librdkafka 2.0.2 orders a partition's operations by a version taken before each is queued,
+    /// and drops one found older than the last served. So a pause or resume racing an operation of
+    /// librdkafka's own is lost, or makes that one lost: before a record of a group partition has
+    /// arrived, its fetcher's start may be under way, and losing it means the partition is never
+    /// fetched, with no error (librdkafka issues #2190, #5591); when a rebalance begins, librdkafka
+    /// pauses the assignment itself. Pause or resume a partition only once its records arrive, and
+    /// resume it again when it is revoked.
     public func pause(_ partitions: [KafkaTopicPartition]) {
         guard !partitions.isEmpty else { return }
         let list = PartitionList.make(partitions)

@@ -2,13 +2,21 @@ import Kafka
 
 /// Where each owned input partition stands, and which of them the consumer should fetch.
 ///
-/// assigned → restoring → active → (revoked). A partition is paused the moment it is assigned and
-/// its sequence state is restored a step per loop turn, so no rebalance callback waits for a
-/// restore; only an active partition is fetched, and only while the fetch throttle allows.
-/// Records that still reach the loop for a partition that is not active (fetched before the pause
-/// took hold) are held, in order, and handed back once it is. If the consumer then fetches them
-/// again (it resumes from the committed offset when the pause saved no position), the copies are
-/// dropped: within one assignment a partition's records are admitted once, in offset order.
+/// assigned → restoring → active → (revoked). A new partition's sequence state is restored a step
+/// per loop turn, so no rebalance callback waits for a restore; only an active partition's records
+/// are processed, and only while the fetch throttle allows.
+///
+/// A partition is paused or resumed only once a record of it has arrived in this assignment.
+/// librdkafka 2.0.2 starts a group partition's fetcher asynchronously (after it has read the
+/// committed offset), and a pause or resume whose version barrier is taken while that start is
+/// under way makes the start outdated: it is dropped and the partition is never fetched, with no
+/// error (librdkafka issues #2190 and #5591). A record proves the fetcher started, so after it a
+/// pause or resume is safe. Records that reach the loop for a partition that is not active are
+/// held, in order, and handed back once it is; if the consumer then fetches them again (a pause
+/// drops what was queued, and a resume fetches again from the last record handed out), the copies
+/// are dropped: within one assignment a partition's records are admitted once, in offset order.
+/// A revoked partition is resumed: librdkafka keeps an application's pause across assignments, and
+/// a later assignment of it must start unpaused.
 ///
 /// A value confined to the loop's thread.
 public struct PartitionLifecycle: Sendable {
@@ -21,7 +29,8 @@ public struct PartitionLifecycle: Sendable {
     /// What the consumer was last told: the partitions it has paused.
     public private(set) var paused: Set<KafkaTopicPartition> = []
     private var held: [KafkaTopicPartition: [KafkaMessage]] = [:]
-    /// The offset after the last record admitted or held, per partition.
+    /// The offset after the last record admitted or held, per partition; set once a record of it
+    /// has arrived in this assignment, which is what makes a pause or resume of it safe.
     private var next: [KafkaTopicPartition: Int64] = [:]
 
     public init() {}
@@ -30,10 +39,10 @@ public struct PartitionLifecycle: Sendable {
     public var restoring: [KafkaTopicPartition] { phases.filter { $0.value == .restoring }.map(\.key).sorted() }
     public func owns(_ tp: KafkaTopicPartition) -> Bool { phases[tp] != nil }
 
-    /// New partitions: they start restoring, and the consumer pauses them at once.
+    /// New partitions: they start restoring, unpaused (see above); the first record of one that
+    /// arrives before it is restored gets it paused.
     public mutating func assigned(_ partitions: [KafkaTopicPartition]) {
         for tp in partitions { phases[tp] = .restoring }
-        paused.formUnion(partitions)
     }
 
     /// Their state is in the gate: they may be fetched. Returns the records held for them meanwhile.
@@ -46,14 +55,20 @@ public struct PartitionLifecycle: Sendable {
         return released
     }
 
-    /// Gone to another worker (or the worker is stopping): forgotten, held records too.
-    public mutating func revoked(_ partitions: [KafkaTopicPartition]) {
+    /// Gone to another worker (or the worker is stopping): forgotten, held records too. Returns
+    /// those of them whose records had arrived, to be resumed before they leave the assignment:
+    /// librdkafka would keep a pause into a later assignment of them, and this also clears a pause
+    /// whose resume librdkafka dropped as outdated (a resume racing the pause it takes itself when
+    /// a rebalance begins). The others were never paused by this worker.
+    public mutating func revoked(_ partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition] {
+        let fetched = partitions.filter { next[$0] != nil }.sorted()
         for tp in partitions {
             phases[tp] = nil
             held[tp] = nil
             next[tp] = nil
         }
         paused.subtract(partitions)
+        return fetched
     }
 
     /// Splits a fetched batch: records of active partitions are returned to be processed, those of
@@ -84,13 +99,14 @@ public struct PartitionLifecycle: Sendable {
     }
 
     /// What to tell the consumer so that exactly the active partitions are fetched, none while
-    /// `throttled`. Applying the answer is the caller's; it is recorded here as done.
+    /// `throttled`, leaving alone a partition none of whose records has arrived yet (see above).
+    /// Applying the answer is the caller's; it is recorded here as done.
     public mutating func reconcile(throttled: Bool) -> (pause: [KafkaTopicPartition], resume: [KafkaTopicPartition]) {
         var pause: [KafkaTopicPartition] = []
         var resume: [KafkaTopicPartition] = []
         for (tp, phase) in phases {
             let shouldPause = throttled || phase != .active
-            if shouldPause && !paused.contains(tp) { pause.append(tp) }
+            if shouldPause && !paused.contains(tp) && next[tp] != nil { pause.append(tp) }
             if !shouldPause && paused.contains(tp) { resume.append(tp) }
         }
         paused.formUnion(pause)

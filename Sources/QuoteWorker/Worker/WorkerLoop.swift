@@ -112,7 +112,8 @@ final class WorkerLoop {
 
     // MARK: - Fetching
 
-    /// Pauses fetching while too many records wait to be produced, and keeps restoring partitions paused.
+    /// Pauses fetching while too many records wait to be produced, and pauses restoring partitions
+    /// once their records arrive.
     private func adjustFetching() {
         let waiting = pipeline.waiting
         switch throttle.change(waiting: waiting) {
@@ -130,8 +131,9 @@ final class WorkerLoop {
     func rebalanced(_ event: KafkaRebalanceEvent) {
         switch event {
         case .assigned(let assigned):
+            // Not paused here: a pause this close to the assignment can stop librdkafka from ever
+            // fetching the partition (PartitionLifecycle); its records are held until it is restored.
             partitions.assigned(assigned)
-            consumer.pause(assigned)  // until the takeover read is done
             takeoverDue = assigned.isEmpty ? nil : .now + configuration.restoreTimeout
             logger.info("partitions assigned", ["partitions": .text(assigned.map(\.description).joined(separator: ","))])
         case .revoked(let revoked):
@@ -142,7 +144,7 @@ final class WorkerLoop {
             takeoverDue = nil
             pipeline.forget(revoked)
             processor.forget(revoked)
-            partitions.revoked(revoked)
+            consumer.resume(partitions.revoked(revoked))
             logger.info("partitions revoked", ["partitions": .text(revoked.map(\.description).joined(separator: ","))])
         }
         metrics.setTrackedSessions(processor.gate.trackedSessions)
