@@ -9,18 +9,19 @@ final class MethodEntry: Sendable {
     init(_ rule: ShippingMethodRule) { self.rule = rule }
 
     /// The method as offered for this cart and address, or nil (and why, in the trace) when it is not.
-    func offer(in set: RuleSet, cart: CartFacts, address: ResolvedAddress, holds: (Zone) -> Bool,
+    func offer(in set: RuleSet, cart: CartFacts, zones: AddressZones,
                layers: [TaxLayer], taxes: inout TaxLinesMemo, calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
                request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
-        for condition in rule.conditions {
-            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
+        // By index: `for condition in` copied each condition before asking it.
+        for i in rule.conditions.indices {
+            if let why = rule.conditions[i].mismatch(cart: cart, request: request, calendar: calendar) {
                 trace.add("method \(rule.id) not offered: \(why)")
                 return nil
             }
         }
         var priceTrace = Trace(enabled: trace.enabled)
-        guard let price = rule.price.price(for: cart, holds: holds, currency: currency, trace: &priceTrace) else {
+        guard let price = rule.price.price(for: cart, zones: zones, currency: currency, trace: &priceTrace) else {
             trace.add("method \(rule.id) not offered: " + priceTrace.lines.joined(separator: "; "))
             return nil
         }

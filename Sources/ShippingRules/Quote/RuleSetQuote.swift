@@ -48,12 +48,13 @@ extension RuleSet {
         } else {
             address = ResolvedAddress(request.address, foldCity: usesCities)
         }
-        for rule in serviceability {
-            if let why = rule.mismatch(address) {
-                trace.add("serviceability[\(rule.index)] does not apply: \(why)")
+        // By index: `for rule in` copied each rule (a retain of each of its lists) before asking it.
+        for i in serviceability.indices {
+            if let why = serviceability[i].mismatch(address) {
+                trace.add("serviceability[\(serviceability[i].index)] does not apply: \(why)")
             } else {
-                trace.add("serviceability[\(rule.index)] applies: \(rule.error.code)")
-                return .unserviceable([rule.error])
+                trace.add("serviceability[\(serviceability[i].index)] applies: \(serviceability[i].error.code)")
+                return .unserviceable([serviceability[i].error])
             }
         }
         if let missing = missingFields.missingFieldError(address, zones: zoneIndex.zones, trace: &trace) { return .unserviceable([missing]) }
@@ -61,10 +62,7 @@ extension RuleSet {
         // Without a trace the zone index answers which zones hold the address in one lookup;
         // with one, every zone is asked in turn so the trace can say why each did not match.
         let matched: ZoneSet? = trace.enabled ? nil : zoneIndex.matching(address)
-        // Read in place: `matched.map` copied the set (a retain of its arrays) on every ask.
-        let indexed = matched != nil
-        let matchedSet = matched ?? ZoneSet(capacity: 0)
-        func holds(_ zone: Zone) -> Bool { indexed ? matchedSet.contains(zone.number) : zone.contains(address) }
+        let zones = AddressZones(matched: matched, address: address)
 
         var layers: [TaxLayer] = []
         if let matched {
@@ -88,7 +86,7 @@ extension RuleSet {
         }
         // Rate tables say their rate (or rates, per priority) for this address, or that none applies.
         if tax.hasRateTables { TaxLayer.resolveTables(&layers, at: address, trace: &trace) }
-        let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(holds: holds, trace: &trace)
+        let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(zones, trace: &trace)
         var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
         // Indexed: only the methods that serve everywhere or serve a matched zone, in file order.
@@ -119,7 +117,7 @@ extension RuleSet {
                 }
                 if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
-            if let method = methodEntries[position].offer(in: self, cart: cart, address: address, holds: holds, layers: layers,
+            if let method = methodEntries[position].offer(in: self, cart: cart, zones: zones, layers: layers,
                                                           taxes: &taxes, calendar: self.calendar, closed: closed, shipDate: &shipDate,
                                                           request: request, trace: &trace) {
                 offered.append(method)
@@ -149,9 +147,9 @@ extension RuleSet {
     }
 
     /// The destination's holidays: those of every delivery calendar whose zone holds the address.
-    private func destinationHolidays(holds: (Zone) -> Bool, trace: inout Trace) -> [Int] {
+    private func destinationHolidays(_ zones: AddressZones, trace: inout Trace) -> [Int] {
         var lists: [[Int]] = []
-        for i in destinationCalendars.indices where holds(destinationCalendars[i].zone) {
+        for i in destinationCalendars.indices where zones.hold(destinationCalendars[i].zone) {
             let calendar = destinationCalendars[i]
             lists.append(calendar.holidays)
             trace.add("\(calendar.field) holds the address: transit days skip its \(calendar.holidays.count) holidays")

@@ -1,7 +1,7 @@
 /// Prices a method for one cart and address.
 extension PriceRule {
     /// The price, or nil when the cart is beyond the last tier and no `above` price is set.
-    func price(for cart: CartFacts, holds: (Zone) -> Bool, currency: Currency, trace: inout Trace) -> Money? {
+    func price(for cart: CartFacts, zones: AddressZones, currency: Currency, trace: inout Trace) -> Money? {
         var core = Money.zero(currency)
         if let base { core = core + base.money(in: currency) }
         if let measure {
@@ -37,7 +37,7 @@ extension PriceRule {
             core = .zero(currency)
         }
         // Walked by index: `for … where` copies every element (its zone's members retained) before testing it.
-        for i in surcharges.indices where holds(surcharges[i].zone) {
+        for i in surcharges.indices where zones.hold(surcharges[i].zone) {
             let surcharge = surcharges[i]
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")

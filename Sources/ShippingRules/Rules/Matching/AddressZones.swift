@@ -1,0 +1,14 @@
+/// Which zones hold a quote's address: the zone index's answer where it gave one, else each zone
+/// asked in turn (a traced quote asks that way, to say why a zone does not hold).
+///
+/// A value the pricing borrows. It was a closure capturing the address, and every method priced
+/// copied the captured address (a retain and release of each of its texts) twice.
+struct AddressZones {
+    let matched: ZoneSet?
+    let address: ResolvedAddress
+
+    func hold(_ zone: Zone) -> Bool {
+        if let matched { return matched.contains(zone.number) }
+        return zone.contains(address)
+    }
+}
