@@ -191,8 +191,8 @@ public struct EventProcessor {
     /// their state, so memory and the state topic stay bounded by the sessions that are alive.
     public mutating func evictIdleSessions(idleTimeout: TimeInterval) -> [KafkaOutgoingMessage] {
         let cutoff = RFC3339.epochMilliseconds(clock.now()) - Int64(idleTimeout * 1000)
-        return gate.evictIdle(before: cutoff).map { tp, session in
-            KafkaOutgoingMessage.tombstone(topic: settings.topics.quoteState, key: Array(session.utf8), partition: tp.partition)
+        return gate.evictIdle(before: cutoff).map { partition, session in
+            KafkaOutgoingMessage.tombstone(topic: settings.topics.quoteState, key: Array(session.utf8), partition: partition)
         }
     }
 }

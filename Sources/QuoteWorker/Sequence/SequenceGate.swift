@@ -5,7 +5,9 @@ import QuoteContract
 /// land in one partition, so a partition's state moves with it on a rebalance, through the
 /// compacted state topic).
 ///
-/// Only the thread that polls the consumer touches it, so it needs no lock.
+/// Only the thread that polls the consumer touches it, so it needs no lock. It serves one input
+/// topic, so partitions are told apart by number: hashing the topic's name as well cost a second
+/// hash on each of the three lookups an answered event makes.
 public struct SequenceGate: Sendable {
     public enum Verdict: Equatable, Sendable {
         case take
@@ -15,13 +17,13 @@ public struct SequenceGate: Sendable {
     /// What is remembered of one session, as the state topic holds it.
     public typealias Entry = SessionState
 
-    private var sessions: [KafkaTopicPartition: [String: Entry]] = [:]
+    private var sessions: [Int32: [String: Entry]] = [:]
 
     public init() {}
 
     /// What to do with the record at `offset` carrying `sequence` of `session`, without recording anything.
     public func verdict(session: String, sequence: Int64, offset: Int64, in partition: KafkaTopicPartition) -> Verdict {
-        guard let seen = sessions[partition]?[session] else { return .take }
+        guard let seen = sessions[partition.partition]?[session] else { return .take }
         if sequence < seen.sequence { return .drop(.stale) }
         if sequence == seen.sequence { return offset == seen.sourceOffset ? .take : .drop(.duplicate) }
         return .take
@@ -33,7 +35,7 @@ public struct SequenceGate: Sendable {
                               in partition: KafkaTopicPartition) -> Entry {
         let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
         // Read and written in one access: the session id is hashed once.
-        return Self.update(&sessions[partition, default: [:]][session]) { slot in
+        return Self.update(&sessions[partition.partition, default: [:]][session]) { slot in
             if let old = slot, old.sequence > sequence { return old }
             slot = entry
             return entry
@@ -44,24 +46,25 @@ public struct SequenceGate: Sendable {
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
     public func isLatest(session: String, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
-        (sessions[partition]?[session]?.sequence ?? 0) <= sequence
+        (sessions[partition.partition]?[session]?.sequence ?? 0) <= sequence
     }
 
-    public func entry(session: String, in partition: KafkaTopicPartition) -> Entry? { sessions[partition]?[session] }
+    public func entry(session: String, in partition: KafkaTopicPartition) -> Entry? { sessions[partition.partition]?[session] }
 
     /// Sets a partition's state as read back from the state topic.
     public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: Entry]) {
-        sessions[partition] = entries
+        sessions[partition.partition] = entries
     }
 
     /// Drops a partition's state when the partition goes to another worker.
     public mutating func forget(_ partitions: [KafkaTopicPartition]) {
-        for p in partitions { sessions[p] = nil }
+        for p in partitions { sessions[p.partition] = nil }
     }
 
-    /// Forgets sessions not seen since `cutoffMs` and says which, so their state can be deleted.
-    public mutating func evictIdle(before cutoffMs: Int64) -> [(KafkaTopicPartition, String)] {
-        var evicted: [(KafkaTopicPartition, String)] = []
+    /// Forgets sessions not seen since `cutoffMs` and says which (by input partition number), so
+    /// their state can be deleted.
+    public mutating func evictIdle(before cutoffMs: Int64) -> [(partition: Int32, session: String)] {
+        var evicted: [(partition: Int32, session: String)] = []
         for (partition, entries) in sessions {
             let idle = entries.filter { $0.value.lastSeenMs < cutoffMs }
             guard !idle.isEmpty else { continue }

@@ -38,7 +38,7 @@ import Testing
         gate.take(session: "old", sequence: 1, offset: 1, nowMs: 100, in: Self.p0)
         gate.take(session: "new", sequence: 1, offset: 2, nowMs: 300, in: Self.p1)
         let evicted = gate.evictIdle(before: 200)
-        #expect(evicted.map(\.0) == [Self.p0] && evicted.map(\.1) == ["old"])
+        #expect(evicted.map(\.partition) == [Self.p0.partition] && evicted.map(\.session) == ["old"])
         #expect(gate.trackedSessions == 1)
     }
 }
