@@ -89,18 +89,19 @@ extension RuleSet {
         let closed = destinationCalendars.isEmpty ? [] : destinationHolidays(zones, trace: &trace)
         var shipDate: CalendarDate?
         var offered: [ShippingMethod] = []
-        // Indexed: only the methods that serve everywhere or serve a matched zone, in file order.
-        let positions: [Int]
+        offered.reserveCapacity(methods.count)
+        // Indexed: only the methods that serve everywhere or serve a matched zone, asked in file
+        // order (a set, not a list of them: nothing to allocate for the usual few dozen methods).
+        var eligible: ZoneSet?
         if let matched {
             var set = ZoneSet(capacity: methods.count)
             for method in methodsEverywhere { set.insert(method) }
             matched.forEachMember { zone in for method in methodsByZone[zone] { set.insert(method) } }
-            positions = set.members     // ascending: file order
-        } else {
-            positions = Array(methods.indices)
+            eligible = set
         }
         var taxes = TaxLinesMemo(layers: layers)
-        for position in positions {
+        for position in methods.indices {
+            if let eligible, !eligible.contains(position) { continue }
             // The trace's way (no index): each of the method's zones says why it does not hold.
             if matched == nil, let zones = methods[position].zones {
                 let rule = methods[position]
