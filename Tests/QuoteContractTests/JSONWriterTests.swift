@@ -43,6 +43,25 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("a text needs escaping exactly when a byte of it is a quote, a backslash or a control character, wherever it sits")
+    func needsEscapeAgreesWithEachByteAtEveryLengthAndPosition() {
+        func reference(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        #expect([UInt8]().withUnsafeBufferPointer { JSONWriter.needsEscape($0) } == false)
+        for length in 1...19 {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    // A clean text of this length with one byte set; bytes after it in the buffer
+                    // (past the text's end) are a quote, which must not count.
+                    var buffer = Array(repeating: UInt8(ascii: "a"), count: length) + Array(repeating: 0x22, count: 8)
+                    buffer[position] = byte
+                    let text = Array(buffer[..<length])
+                    let found = buffer.withUnsafeBufferPointer { JSONWriter.needsEscape(UnsafeBufferPointer(rebasing: $0[..<length])) }
+                    #expect(found == reference(text), "length \(length), byte \(byte) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test("a writer that starts small grows and keeps every byte, fragments included")
     func growsFromATinyBuffer() {
         var writer = JSONWriter(capacity: 1)

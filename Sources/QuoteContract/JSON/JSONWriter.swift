@@ -273,23 +273,38 @@ public struct JSONWriter: Sendable {
     }
 
     /// Whether `utf8` holds a byte JSON cannot carry raw in a string: `"`, `\\` or a control
-    /// character. Eight bytes at a time (the same masks as the scanner's).
+    /// character. Eight bytes at a time (the same masks as the scanner's), the last few too: most
+    /// texts written are ids and labels shorter than a word, which went byte by byte.
     static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+        // A flag can be false only above a true one (a borrow runs upwards), so "any flag" is exact.
+        func flags(_ w: UInt64) -> UInt64 { zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) | ((w &- ones &* 0x20) & ~w & highs) }
+        func word(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        let n = utf8.count
         var k = 0
-        while k + 8 <= utf8.count {
-            let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
-            if zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) | ((w &- ones &* 0x20) & ~w & highs) != 0 { return true }
+        while k + 8 <= n {
+            if flags(word(at: base + k)) != 0 { return true }
             k += 8
         }
-        while k < utf8.count {
-            let byte = base[k]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            k += 1
+        if k == n { return false }
+        // The last word again, overlapping bytes already found clean.
+        if n >= 8 { return flags(word(at: base + n - 8)) != 0 }
+        // Shorter than a word: two overlapping loads of half (or a quarter) of one fill it with
+        // the text's own bytes, the rest with a letter, which flags nothing.
+        func half(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))) }
+        func quarter(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(UInt16(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt16.self))) }
+        let letters = ones &* UInt64(UInt8(ascii: "a"))
+        let w: UInt64
+        if n >= 4 {
+            w = half(at: base) | half(at: base + n - 4) << 32
+        } else if n >= 2 {
+            w = letters & ~0xFFFF_FFFF | quarter(at: base) | quarter(at: base + n - 2) << 16
+        } else {
+            w = letters & ~0xFF | UInt64(base[0])
         }
-        return false
+        return flags(w) != 0
     }
 
     public mutating func field(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
