@@ -41,8 +41,14 @@ public struct PartitionLifecycle: Sendable {
 
     /// New partitions: they start restoring, unpaused (see above); the first record of one that
     /// arrives before it is restored gets it paused.
+    /// A revoke always comes first with the eager assignors the worker allows; should one not, the
+    /// partition's records still start afresh (its pause, if any, is kept to be resumed).
     public mutating func assigned(_ partitions: [KafkaTopicPartition]) {
-        for tp in partitions { phases[tp] = .restoring }
+        for tp in partitions {
+            phases[tp] = .restoring
+            held[tp] = nil
+            next[tp] = nil
+        }
     }
 
     /// Their state is in the gate: they may be fetched. Returns the records held for them meanwhile.

@@ -84,6 +84,15 @@ import Testing
         #expect(life.admit([Self.message(Self.p0, 3)]).map(\.offset) == [3])
     }
 
+    @Test func aPartitionAssignedAgainWithoutARevokeStartsItsRecordsAfresh() {
+        var life = PartitionLifecycle()
+        life.assigned([Self.p0])
+        #expect(life.admit([Self.message(Self.p0, 9)]).isEmpty)
+        life.assigned([Self.p0])
+        #expect(life.restored([Self.p0]).isEmpty)
+        #expect(life.admit([Self.message(Self.p0, 3)]).map(\.offset) == [3])
+    }
+
     @Test func recordsOfAPartitionNoLongerOwnedAreDropped() {
         var life = PartitionLifecycle()
         life.assigned([Self.p0])
