@@ -13,9 +13,8 @@ final class MethodEntry: Sendable {
                layers: [TaxLayer], taxes: inout TaxLinesMemo, calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
                request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
-        // By index: `for condition in` copied each condition before asking it.
-        for i in rule.conditions.indices {
-            if let why = rule.conditions[i].mismatch(cart: cart, request: request, calendar: calendar) {
+        for condition in rule.conditions {
+            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
                 trace.add("method \(rule.id) not offered: \(why)")
                 return nil
             }

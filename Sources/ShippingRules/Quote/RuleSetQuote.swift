@@ -48,13 +48,12 @@ extension RuleSet {
         } else {
             address = ResolvedAddress(request.address, foldCity: usesCities)
         }
-        // By index: `for rule in` copied each rule (a retain of each of its lists) before asking it.
-        for i in serviceability.indices {
-            if let why = serviceability[i].mismatch(address) {
-                trace.add("serviceability[\(serviceability[i].index)] does not apply: \(why)")
+        for rule in serviceability {
+            if let why = rule.mismatch(address) {
+                trace.add("serviceability[\(rule.index)] does not apply: \(why)")
             } else {
-                trace.add("serviceability[\(serviceability[i].index)] applies: \(serviceability[i].error.code)")
-                return .unserviceable([serviceability[i].error])
+                trace.add("serviceability[\(rule.index)] applies: \(rule.error.code)")
+                return .unserviceable([rule.error])
             }
         }
         if let missing = missingFields.missingFieldError(address, zones: zoneIndex.zones, trace: &trace) { return .unserviceable([missing]) }
@@ -103,10 +102,10 @@ extension RuleSet {
         for position in methods.indices {
             if let eligible, !eligible.contains(position) { continue }
             // The trace's way (no index): each of the method's zones says why it does not hold.
-            if matched == nil, let zones = methods[position].zones {
+            if matched == nil, let methodZones = methods[position].zones {
                 let rule = methods[position]
                 var reasons: [String] = []
-                guard zones.contains(where: { zone in
+                guard methodZones.contains(where: { zone in
                     if let why = zone.mismatch(address) {
                         reasons.append("\(zone.name): \(why)")
                         return false
@@ -116,7 +115,7 @@ extension RuleSet {
                     trace.add("method \(rule.id) not offered: no zone holds the address (\(reasons.joined(separator: "; ")))")
                     continue
                 }
-                if let zone = zones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
+                if let zone = methodZones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
             if let method = methodEntries[position].offer(in: self, cart: cart, zones: zones, layers: layers,
                                                           taxes: &taxes, calendar: self.calendar, closed: closed, shipDate: &shipDate,
