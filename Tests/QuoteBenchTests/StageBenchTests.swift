@@ -28,12 +28,13 @@ import Testing
     @Test func theStageBenchPrintsItsHeaderThenOneLineAStage() throws {
         var lines: [String] = []
         StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).run(count: 10) { lines.append($0) }
-        #expect(lines.count == 7)
+        #expect(lines.count == 8)
         #expect(lines[0] == "stages  10 events, 64 distinct (651 bytes each); one thread")
         #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
             "decode (scan, then build the event)     ", "scan only (a superseded event's cost)   ",
             "decode (full decoder, the fallback)     ", "quote                                   ",
             "encode reply                            ", "worker turn (whole decision, no Kafka)  ",
+            "backlog turn (9 in 10 superseded)       ",
         ])
     }
 
@@ -41,6 +42,12 @@ import Testing
         let turn = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).workerTurn()
         #expect(turn() == 128)
         #expect(turn() == 128)   // each turn a fresh processor: nothing is stale the second time
+    }
+
+    @Test func aBacklogTurnAnswersEachOfItsTwoHundredSessionsOnceAndDropsTheRest() throws {
+        let turn = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).backlogTurn()
+        #expect(turn() == 400)   // a state record and a reply for each session's tenth event
+        #expect(turn() == 400)
     }
 
     @Test func theRulesBenchCountsEachKindOfResult() throws {

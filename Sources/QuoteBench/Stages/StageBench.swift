@@ -58,6 +58,7 @@ public struct StageBench {
         }
         measure("encode reply", count, line) { i in sink &+= replies[i % replies.count].encode().count }
         measureTurns(count, line) { sink &+= $0 }
+        measureBacklogTurns(count, line) { sink &+= $0 }
         if sink == 42 { line("") }   // keeps the work from being optimised away
     }
 
@@ -76,6 +77,43 @@ public struct StageBench {
         sink(produced)
         line("worker turn (whole decision, no Kafka)".padding(toLength: 40, withPad: " ", startingAt: 0)
             + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
+    }
+
+    /// A saturated worker's turn: a full fetched batch (2,000 records, the default `max-batch`) of
+    /// 200 sessions with 10 events each, so nine in ten are superseded, as in a backlog. Per
+    /// record of the batch.
+    private func measureBacklogTurns(_ count: Int, _ line: (String) -> Void, _ sink: (Int) -> Void) {
+        let turn = backlogTurn()
+        var produced = turn()   // warm up
+        let turns = max(1, count / 2_000)
+        let start = uptimeNanoseconds()
+        for _ in 0..<turns { produced &+= turn() }
+        let perRecord = Double(uptimeNanoseconds() - start) / Double(turns * 2_000) / 1_000
+        sink(produced)
+        line("backlog turn (9 in 10 superseded)".padding(toLength: 40, withPad: " ", startingAt: 0)
+            + String(format: "%7.2f µs each  %10.0f /s", perRecord, 1e6 / perRecord))
+    }
+
+    /// One turn over the backlog batch by a fresh processor; returns how many records it would
+    /// produce (a state record and a reply for each session's newest event).
+    func backlogTurn() -> () -> Int {
+        let topics = Topics()
+        let occurredAt = events[0].occurredAt
+        let merchant = rules.ruleSets.count > 1 ? rules.ruleSets[0].merchant : nil
+        let batch = (0..<2_000).map { n in
+            let planned = LoadPlan.Event(session: Int32(n % 200), sequence: Int32(n / 200 + 1))
+            return KafkaMessage(topic: topics.addressChanged, partition: Int32(n % 8), offset: Int64(n / 8),
+                                key: Array(BenchEvents.sessionID(planned.session).utf8),
+                                value: BenchEvents.encode(planned, merchant: merchant, occurredAt: occurredAt))
+        }
+        let settings = EventProcessor.Settings(topics: topics, defaultTimeToLive: nil)
+        let clock = FixedClock(date: occurredAt), rules = self.rules
+        return {
+            var processor = EventProcessor(settings: settings, engine: rules, clock: clock)
+            var records = 0
+            processor.process(batch) { records += $0.chains.reduce(0) { $0 + $1.records.count } }
+            return records
+        }
     }
 
     /// One turn over the 64 events as a fetched batch, by a fresh processor; returns how many

@@ -28,8 +28,22 @@ public final class IncomingEvent: Sendable {
         read(value, checkingKey: true, key: key)
     }
 
+    /// The same for a record of a batch whose key's session has number `session` in `carts`, which
+    /// holds the carts of the batch's events read before it: a session's cart, the same in each of
+    /// its events, is scanned once a batch.
+    public static func read(_ value: [UInt8], key: [UInt8]?, session: Int?,
+                            carts: inout ScannedCarts) -> Result<IncomingEvent, EventRejection> {
+        read(value, checkingKey: true, key: key, session: session, carts: &carts)
+    }
+
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
-        if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key) {
+        var carts = ScannedCarts.none
+        return read(value, checkingKey: checkingKey, key: key, session: nil, carts: &carts)
+    }
+
+    private static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
+                             carts: inout ScannedCarts) -> Result<IncomingEvent, EventRejection> {
+        if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key, session: session, carts: &carts) {
             return .success(IncomingEvent(.scanned(scanned)))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.

@@ -28,16 +28,39 @@ public struct ScannedEvent: Sendable {
     public init?(_ bytes: [UInt8], key: [UInt8]?) { self.init(bytes, checkingKey: true, key: key) }
 
     init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) {
+        var carts = ScannedCarts.none
+        self.init(bytes, checkingKey: checkingKey, key: key, session: nil, carts: &carts)
+    }
+
+    /// The same, for a record of a batch whose key's session has number `session` in `carts`:
+    /// its cart is taken from there where the session's last cart in the batch is this one byte
+    /// for byte, and left there for the session's next event.
+    init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout ScannedCarts) {
+        let keep = session.map { carts.read(session: $0) } ?? false
         guard bytes.count <= EventLimits.maxBytes else { return nil }
         let scanned: (RawEvent, Facts, AddressChangeEvent?)? = bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
-            guard let raw = RawEvent(&cursor), cursor.atEnd() else { return nil }
+            guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
             guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
-            if raw.plain && raw.cart?.subtotal == nil {
-                return raw.holdsWithoutBuilding(cursor, facts) ? (raw, facts, nil) : nil
+            let checked: (RawEvent, Facts, AddressChangeEvent?)? = raw.withCartCursor(cursor) { cartCursor in
+                if raw.plain && raw.cart?.subtotal == nil {
+                    return raw.holdsWithoutBuilding(cursor, cartCursor, facts) ? (raw, facts, nil) : nil
+                }
+                guard let event = raw.build(cursor, cartCursor, facts) else { return nil }
+                return (raw, facts, event)
             }
-            guard let event = raw.build(cursor, facts) else { return nil }
-            return (raw, facts, event)
+            if checked != nil, let number = session, let id = raw.sessionID {
+                if raw.reusedCart != nil {
+                    carts.noteReused()
+                } else if keep, let span = raw.cartSpan, let cart = raw.cart {
+                    // The lines' rules passed in this currency only where the plain path checked them.
+                    let checked = raw.plain && cart.subtotal == nil ? facts.currency : nil
+                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, span: span, cart: cart,
+                                                      plain: raw.cartPlain, linesHoldIn: checked),
+                                   session: number)
+                }
+            }
+            return checked
         }
         guard let (raw, facts, built) = scanned else { return nil }
         self.bytes = bytes
@@ -57,7 +80,10 @@ public struct ScannedEvent: Sendable {
         let facts = Facts(sessionID: sessionID, sequence: sequence, eventID: eventID, currency: currency,
                           occurredAt: occurredAt, replyBy: replyBy)
         // The rules were checked in `init`; building cannot fail on bytes that passed them.
-        return bytes.withUnsafeBufferPointer { raw.build(JSONTokenCursor($0), facts)! }
+        return bytes.withUnsafeBufferPointer { input in
+            let cursor = JSONTokenCursor(input)
+            return raw.withCartCursor(cursor) { raw.build(cursor, $0, facts)! }
+        }
     }
 }
 
@@ -88,6 +114,15 @@ struct RawEvent: Sendable {
     var replyBy: ByteSpan?
     /// Every string of the document was printable ASCII.
     var plain = false
+    /// Where the cart lies, when it was scanned here, and whether its strings were printable ASCII.
+    var cartSpan: ByteSpan?
+    var cartPlain = true
+    /// The earlier document of the session whose identical cart `cart`'s positions point into,
+    /// when the cart was taken from `ScannedCarts` instead of scanned.
+    var reusedCart: [UInt8]?
+    /// The currency the reused cart's lines were found to hold in (their amounts' currency and
+    /// limits), so that they are not checked again for an event of that currency.
+    var linesHoldIn: Currency?
 
     /// The members, by index.
     private static let keys = MemberNames([
@@ -95,7 +130,7 @@ struct RawEvent: Sendable {
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
     ])
 
-    init?(_ c: inout JSONTokenCursor) {
+    init?(_ c: inout JSONTokenCursor, session number: Int? = nil, carts: ScannedCarts = .none) {
         // Each member says at once whether it was read: a value of the wrong kind leaves it unset,
         // and the scan gives up. (Asking a function of the whole `self` copied it for every member.)
         let read = c.object(of: RawEvent.keys) { c, index in
@@ -117,14 +152,35 @@ struct RawEvent: Sendable {
                 return trigger != nil
             case 7: currency = c.string().map(ByteSpan.init); return currency != nil
             case 8: address = RawAddress(&c); return address != nil
-            case 9: cart = RawCart(&c); return cart != nil
+            case 9:
+                // Only once the session is known (the contract's order puts it first).
+                if let number, let sessionID, let entry = carts.entry(session: number, id: c.slice(sessionID), at: c) {
+                    // The same bytes as the session's last cart: the same positions, and the same verdict.
+                    cart = entry.cart
+                    cartPlain = entry.plain
+                    reusedCart = entry.document
+                    linesHoldIn = entry.linesHoldIn
+                    c.skip(entry.span.count)
+                    return true
+                }
+                let start = c.offset
+                (cart, cartPlain) = c.noting { RawCart(&$0) }
+                cartSpan = ByteSpan(start..<c.offset)
+                return cart != nil
             case 10: selected = c.string().map(ByteSpan.init); return selected != nil
             case 11: occurredAt = c.string().map(ByteSpan.init); return occurredAt != nil
             default: replyBy = c.string().map(ByteSpan.init); return replyBy != nil
             }
         }
         guard read else { return nil }
-        plain = c.onlyPrintableASCII
+        plain = c.onlyPrintableASCII && cartPlain
+    }
+
+    /// A cursor over the bytes the cart's positions point into: the event's own, or those of the
+    /// earlier event the cart was taken from.
+    func withCartCursor<T>(_ cursor: JSONTokenCursor, _ body: (JSONTokenCursor) -> T) -> T {
+        guard let reusedCart else { return body(cursor) }
+        return reusedCart.withUnsafeBufferPointer { body(JSONTokenCursor($0)) }
     }
 
     /// The members every event must have, read and checked; nil when one is missing or broken.
@@ -156,22 +212,23 @@ struct RawEvent: Sendable {
     /// The rest of the rules, for a document whose strings are all printable ASCII (so an id is
     /// valid when it is not empty, a label always) and that has no subtotal, without making a
     /// single string.
-    func holdsWithoutBuilding(_ c: JSONTokenCursor, _ facts: Facts) -> Bool {
+    func holdsWithoutBuilding(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, _ facts: Facts) -> Bool {
         guard let paymentMethodType, let address, let cart, !paymentMethodType.isEmpty,
               merchant.map({ !$0.isEmpty }) ?? true, selected.map({ !$0.isEmpty }) ?? true,
               address.countryIsValid(c) else { return false }
-        for line in cart.items where line.checkedItem(c, currency: facts.currency) == nil
+        if linesHoldIn == facts.currency { return true }   // the same lines, already checked in this currency
+        for line in cart.items where line.checkedItem(cartCursor, currency: facts.currency) == nil
             || (line.shippingClass.map { $0.count > EventLimits.maxShippingClassLength } ?? false) { return false }
-        for line in cart.discounts where line.checkedDiscount(c, currency: facts.currency) == nil { return false }
+        for line in cart.discounts where line.checkedDiscount(cartCursor, currency: facts.currency) == nil { return false }
         return true
     }
 
     /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
-    func build(_ c: JSONTokenCursor, _ facts: Facts) -> AddressChangeEvent? {
+    func build(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, _ facts: Facts) -> AddressChangeEvent? {
         guard let paymentMethodType, let trigger, let address, let cart,
               let payment = c.text(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
               address.countryIsValid(c), let shippingAddress = address.address(c, plain: plain),
-              let checkedCart = cart.cart(c, currency: facts.currency, plain: plain) else { return nil }
+              let checkedCart = cart.cart(cartCursor, currency: facts.currency, plain: plain) else { return nil }
         var merchantText: String?
         if let merchant {
             guard let text = c.text(merchant, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
@@ -232,17 +289,23 @@ struct RawAddress: Sendable {
 }
 
 struct RawCart: Sendable {
-    var items: [RawLine] = []
-    var discounts: [RawLine] = []
+    /// Items and discounts in one list, each kind in the order read: one allocation a cart, not
+    /// two (a worker's profile at saturation spent a sixth of its time in malloc and free).
+    private var lines: [RawLine] = []
+    private var itemRange = 0..<0
+    private var discountRange = 0..<0
     var subtotal: RawAmount?
+
+    var items: ArraySlice<RawLine> { lines[itemRange] }
+    var discounts: ArraySlice<RawLine> { lines[discountRange] }
 
     private static let keys = MemberNames(["items", "discounts", "subtotal"])
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawCart.keys) { c, index in
             switch index {
-            case 0: guard let lines = RawCart.lines(&c, isItem: true) else { return false }; items = lines
-            case 1: guard let lines = RawCart.lines(&c, isItem: false) else { return false }; discounts = lines
+            case 0: guard let range = RawCart.lines(&c, isItem: true, into: &lines) else { return false }; itemRange = range
+            case 1: guard let range = RawCart.lines(&c, isItem: false, into: &lines) else { return false }; discountRange = range
             default: guard let amount = RawAmount(&c) else { return false }; subtotal = amount
             }
             return true
@@ -250,16 +313,17 @@ struct RawCart: Sendable {
         guard read else { return nil }
     }
 
-    private static func lines(_ c: inout JSONTokenCursor, isItem: Bool) -> [RawLine]? {
+    /// Reads an array of lines onto the end of `lines`; where they went, or nil.
+    private static func lines(_ c: inout JSONTokenCursor, isItem: Bool, into lines: inout [RawLine]) -> Range<Int>? {
         guard c.take(UInt8(ascii: "[")) else { return nil }
-        var lines: [RawLine] = []
-        lines.reserveCapacity(4)   // a cart of a few lines grows its list once, not three times
+        let start = lines.count
+        if lines.capacity == 0 { lines.reserveCapacity(4) }   // a cart of a few lines grows its list once, not three times
         var first = true
         while true {
             guard let more = c.element(first: first) else { return nil }
             first = false
-            guard more else { return lines }
-            guard lines.count < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
+            guard more else { return start..<lines.count }
+            guard lines.count - start < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
             lines.append(line)
         }
     }

@@ -235,6 +235,31 @@ struct JSONTokenCursor {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    /// Where the next byte to read is.
+    var offset: Int { i }
+
+    /// Whether the bytes from the cursor on begin with `other` (the cursor does not move).
+    func continues(with other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard other.count <= input.count - i else { return false }
+        guard let base = input.baseAddress, let otherBase = other.baseAddress, !other.isEmpty else { return true }
+        return memcmp(base + i, otherBase, other.count) == 0
+    }
+
+    /// Steps over `count` bytes the caller knows to be a whole value (with what `continues(with:)` saw).
+    mutating func skip(_ count: Int) { i += count }
+
+    /// Runs `body` and says whether every string it stepped over was printable ASCII, leaving
+    /// `onlyPrintableASCII` as if `body` had run alone.
+    @inline(__always)
+    mutating func noting<T>(plainness body: (inout JSONTokenCursor) -> T) -> (T, plain: Bool) {
+        let before = onlyPrintableASCII
+        onlyPrintableASCII = true
+        let result = body(&self)
+        let plain = onlyPrintableASCII
+        onlyPrintableASCII = before && plain
+        return (result, plain)
+    }
+
     // MARK: reading what was stepped over
 
     /// Whether the bytes in `range` are exactly `literal` (a key the reader knows).

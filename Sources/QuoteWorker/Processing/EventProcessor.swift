@@ -61,18 +61,28 @@ public struct EventProcessor {
     public mutating func process(_ batch: [KafkaMessage], shouldStop: () -> Bool = { false },
                                  emit: (ProcessedRecord) -> Void) {
         let now = clock.now()
-        let read = batch.map { IncomingEvent.read($0.value, key: $0.key) }
-        // Each session of the batch gets a slot holding its newest sequence; each event notes its
-        // session's slot, so the session id is hashed once per event (the map is sized once).
-        var slotOfSession: [String: Int] = [:]
-        slotOfSession.reserveCapacity(batch.count)
-        var newest: [Int64] = []
+        // Each session of the batch gets a number, by its records' key (a record is read only when
+        // its key is its session id): it finds the session's cart read before (see `ScannedCarts`)
+        // and its newest sequence, and the key is hashed once a record (the map is sized once).
+        var sessionOfKey: [RecordKey: Int] = [:]
+        sessionOfKey.reserveCapacity(batch.count)
         var slotOfEvent = [Int](repeating: -1, count: batch.count)
+        var recordsOfSession: [Int32] = []
+        for i in batch.indices {
+            guard let key = batch[i].key else { continue }
+            let slot = Self.slot(&sessionOfKey[RecordKey(key)], next: recordsOfSession.count)
+            if slot == recordsOfSession.count { recordsOfSession.append(1) } else { recordsOfSession[slot] += 1 }
+            slotOfEvent[i] = slot
+        }
+        let sessions = recordsOfSession.count
+        var carts = ScannedCarts(recordsOfSession: recordsOfSession)
+        let read = batch.indices.map { i in
+            IncomingEvent.read(batch[i].value, key: batch[i].key, session: slotOfEvent[i] >= 0 ? slotOfEvent[i] : nil, carts: &carts)
+        }
+        var newest = [Int64](repeating: .min, count: sessions)
         for i in read.indices {
             guard case .success(let event) = read[i] else { continue }
-            let slot = Self.slot(&slotOfSession[event.sessionID], next: newest.count)
-            if slot == newest.count { newest.append(event.sequence) } else { newest[slot] = max(newest[slot], event.sequence) }
-            slotOfEvent[i] = slot
+            newest[slotOfEvent[i]] = max(newest[slotOfEvent[i]], event.sequence)
         }
         // The batch's records are read in place (`batch[i]`), not bound to copies: a record is
         // four references, counted up and down for each copy.
