@@ -37,12 +37,12 @@ public final class IncomingEvent: Sendable {
     }
 
     static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?) -> Result<IncomingEvent, EventRejection> {
-        var carts = ScannedCarts.none
-        return read(value, checkingKey: checkingKey, key: key, session: nil, carts: &carts)
+        var alone = NoCarts()
+        return read(value, checkingKey: checkingKey, key: key, session: nil, carts: &alone)
     }
 
-    private static func read(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
-                             carts: inout ScannedCarts) -> Result<IncomingEvent, EventRejection> {
+    private static func read<Carts: CartMemory>(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
+                                                carts: inout Carts) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key, session: session, carts: &carts) {
             return .success(IncomingEvent(.scanned(scanned)))
         }

@@ -44,9 +44,6 @@ public struct ScannedCarts: Sendable {
         recordsLeft = recordsOfSession
     }
 
-    /// For an event read alone: nothing is looked up or kept.
-    static let none = ScannedCarts(recordsOfSession: [])
-
     /// Counts a record of session number `session` as read; whether more of its records follow,
     /// so that its cart is worth keeping.
     mutating func read(session: Int) -> Bool {
@@ -80,4 +77,28 @@ public struct ScannedCarts: Sendable {
             entries.append(entry)
         }
     }
+}
+
+/// Where a scan looks for its session's cart read before, and leaves its own: `ScannedCarts` for
+/// a batch's records, `NoCarts` for an event read alone, whose scan then does none of it.
+protocol CartMemory {
+    /// False: nothing is looked up or kept, and the scan skips the bookkeeping altogether.
+    static var remembers: Bool { get }
+    func entry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor) -> ScannedCarts.Entry?
+    mutating func read(session: Int) -> Bool
+    mutating func remember(_ entry: ScannedCarts.Entry, session: Int)
+    mutating func noteReused()
+}
+
+extension ScannedCarts: CartMemory {
+    static var remembers: Bool { true }
+}
+
+/// An event read on its own.
+struct NoCarts: CartMemory {
+    static var remembers: Bool { false }
+    func entry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor) -> ScannedCarts.Entry? { nil }
+    mutating func read(session: Int) -> Bool { false }
+    mutating func remember(_ entry: ScannedCarts.Entry, session: Int) {}
+    mutating func noteReused() {}
 }

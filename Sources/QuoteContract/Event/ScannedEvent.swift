@@ -28,28 +28,29 @@ public struct ScannedEvent: Sendable {
     public init?(_ bytes: [UInt8], key: [UInt8]?) { self.init(bytes, checkingKey: true, key: key) }
 
     init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) {
-        var carts = ScannedCarts.none
-        self.init(bytes, checkingKey: checkingKey, key: key, session: nil, carts: &carts)
+        var alone = NoCarts()
+        self.init(bytes, checkingKey: checkingKey, key: key, session: nil, carts: &alone)
     }
 
     /// The same, for a record of a batch whose key's session has number `session` in `carts`:
     /// its cart is taken from there where the session's last cart in the batch is this one byte
     /// for byte, and left there for the session's next event.
-    init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout ScannedCarts) {
+    init?<Carts: CartMemory>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout Carts) {
         let keep = session.map { carts.read(session: $0) } ?? false
         guard bytes.count <= EventLimits.maxBytes else { return nil }
         let scanned: (RawEvent, Facts, AddressChangeEvent?)? = bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
             guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
             guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
-            let checked: (RawEvent, Facts, AddressChangeEvent?)? = raw.withCartCursor(cursor) { cartCursor in
-                if raw.plain && raw.cart?.subtotal == nil {
-                    return raw.holdsWithoutBuilding(cursor, cartCursor, facts) ? (raw, facts, nil) : nil
-                }
-                guard let event = raw.build(cursor, cartCursor, facts) else { return nil }
-                return (raw, facts, event)
+            // The closure hands back only the verdict: the raw event is a few hundred bytes, and
+            // each hand-over of it is a copy.
+            let (holds, built): (Bool, AddressChangeEvent?) = raw.withCartCursor(cursor) { cartCursor in
+                if raw.plain && raw.cart?.subtotal == nil { return (raw.holdsWithoutBuilding(cursor, cartCursor, facts), nil) }
+                let event = raw.build(cursor, cartCursor, facts)
+                return (event != nil, event)
             }
-            if checked != nil, let number = session, let id = raw.sessionID {
+            guard holds else { return nil }
+            if Carts.remembers, let number = session, let id = raw.sessionID {
                 if raw.reusedCart != nil {
                     carts.noteReused()
                 } else if keep, let span = raw.cartSpan, let cart = raw.cart {
@@ -60,7 +61,7 @@ public struct ScannedEvent: Sendable {
                                    session: number)
                 }
             }
-            return checked
+            return (raw, facts, built)
         }
         guard let (raw, facts, built) = scanned else { return nil }
         self.bytes = bytes
@@ -130,7 +131,7 @@ struct RawEvent: Sendable {
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
     ])
 
-    init?(_ c: inout JSONTokenCursor, session number: Int? = nil, carts: ScannedCarts = .none) {
+    init?<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: Carts) {
         // Each member says at once whether it was read: a value of the wrong kind leaves it unset,
         // and the scan gives up. (Asking a function of the whole `self` copied it for every member.)
         let read = c.object(of: RawEvent.keys) { c, index in
@@ -153,6 +154,7 @@ struct RawEvent: Sendable {
             case 7: currency = c.string().map(ByteSpan.init); return currency != nil
             case 8: address = RawAddress(&c); return address != nil
             case 9:
+                guard Carts.remembers else { cart = RawCart(&c); return cart != nil }
                 // Only once the session is known (the contract's order puts it first).
                 if let number, let sessionID, let entry = carts.entry(session: number, id: c.slice(sessionID), at: c) {
                     // The same bytes as the session's last cart: the same positions, and the same verdict.
@@ -292,20 +294,21 @@ struct RawCart: Sendable {
     /// Items and discounts in one list, each kind in the order read: one allocation a cart, not
     /// two (a worker's profile at saturation spent a sixth of its time in malloc and free).
     private var lines: [RawLine] = []
-    private var itemRange = 0..<0
-    private var discountRange = 0..<0
+    /// Where each kind lies in `lines`, as plain numbers (a cart holds at most `Cart.maxLines` of each).
+    private var itemBounds: (start: UInt16, end: UInt16) = (0, 0)
+    private var discountBounds: (start: UInt16, end: UInt16) = (0, 0)
     var subtotal: RawAmount?
 
-    var items: ArraySlice<RawLine> { lines[itemRange] }
-    var discounts: ArraySlice<RawLine> { lines[discountRange] }
+    var items: ArraySlice<RawLine> { lines[Int(itemBounds.start)..<Int(itemBounds.end)] }
+    var discounts: ArraySlice<RawLine> { lines[Int(discountBounds.start)..<Int(discountBounds.end)] }
 
     private static let keys = MemberNames(["items", "discounts", "subtotal"])
 
     init?(_ c: inout JSONTokenCursor) {
         let read = c.object(of: RawCart.keys) { c, index in
             switch index {
-            case 0: guard let range = RawCart.lines(&c, isItem: true, into: &lines) else { return false }; itemRange = range
-            case 1: guard let range = RawCart.lines(&c, isItem: false, into: &lines) else { return false }; discountRange = range
+            case 0: guard let bounds = RawCart.lines(&c, isItem: true, into: &lines) else { return false }; itemBounds = bounds
+            case 1: guard let bounds = RawCart.lines(&c, isItem: false, into: &lines) else { return false }; discountBounds = bounds
             default: guard let amount = RawAmount(&c) else { return false }; subtotal = amount
             }
             return true
@@ -314,7 +317,7 @@ struct RawCart: Sendable {
     }
 
     /// Reads an array of lines onto the end of `lines`; where they went, or nil.
-    private static func lines(_ c: inout JSONTokenCursor, isItem: Bool, into lines: inout [RawLine]) -> Range<Int>? {
+    private static func lines(_ c: inout JSONTokenCursor, isItem: Bool, into lines: inout [RawLine]) -> (start: UInt16, end: UInt16)? {
         guard c.take(UInt8(ascii: "[")) else { return nil }
         let start = lines.count
         if lines.capacity == 0 { lines.reserveCapacity(4) }   // a cart of a few lines grows its list once, not three times
@@ -322,7 +325,7 @@ struct RawCart: Sendable {
         while true {
             guard let more = c.element(first: first) else { return nil }
             first = false
-            guard more else { return start..<lines.count }
+            guard more else { return (UInt16(start), UInt16(lines.count)) }
             guard lines.count - start < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
             lines.append(line)
         }
