@@ -9,7 +9,8 @@ import ShippingRules
 ///
 /// The rules it applies, in order, per record:
 /// 1. Unreadable → the dead letter, plus a `rejected` reply when session and sequence were
-///    readable and the gate takes them (an old bad event never answers over a newer address).
+///    readable, the gate takes them and no newer event of the session is in the batch or the
+///    replay range (an old bad event never answers over a newer address).
 /// 2. The gate: below the session's highest sequence → `stale`; equal from another record → `duplicate`.
 /// 3. Conflation: a newer event of the session later in the same batch, or in the replay range of
 ///    a partition just taken over (see `ReplayRange`) → `superseded`.
@@ -68,10 +69,17 @@ public struct EventProcessor {
         sessionOfKey.reserveCapacity(batch.count)
         var slotOfEvent = [Int](repeating: -1, count: batch.count)
         var recordsOfSession: [Int32] = []
+        var allKeysASCII = true
         for i in batch.indices {
             guard let key = batch[i].key else { continue }
-            let slot = Self.slot(&sessionOfKey[RecordKey(key)], next: recordsOfSession.count)
-            if slot == recordsOfSession.count { recordsOfSession.append(1) } else { recordsOfSession[slot] += 1 }
+            let recordKey = RecordKey(key)
+            let slot = Self.slot(&sessionOfKey[recordKey], next: recordsOfSession.count)
+            if slot == recordsOfSession.count {
+                recordsOfSession.append(1)
+                allKeysASCII = allKeysASCII && recordKey.isASCII
+            } else {
+                recordsOfSession[slot] += 1
+            }
             slotOfEvent[i] = slot
         }
         let sessions = recordsOfSession.count
@@ -79,10 +87,31 @@ public struct EventProcessor {
         let read = batch.indices.map { i in
             IncomingEvent.read(batch[i].value, key: batch[i].key, session: slotOfEvent[i] >= 0 ? slotOfEvent[i] : nil, carts: &carts)
         }
+        // Session ids whose bytes differ but that are equal as text (canonically equivalent
+        // Unicode, so never ASCII) are one session to the sequence gate: one for conflation too.
+        var group = Array(0..<sessions)
+        if !allKeysASCII {
+            var groupOfSession: [String: Int] = [:]
+            for i in read.indices {
+                guard case .success(let event) = read[i] else { continue }
+                group[slotOfEvent[i]] = Self.slot(&groupOfSession[event.sessionID], next: slotOfEvent[i])
+            }
+        }
+        // A refused event whose session and sequence can be read counts too, as in the replay
+        // range: its `rejected` reply is an answer like any other.
+        func groupOfRefused(_ rejection: EventRejection, _ i: Int) -> Int? {
+            guard rejection.code != .keyMismatch, rejection.sequence != nil, let session = rejection.sessionID else { return nil }
+            if slotOfEvent[i] >= 0, let key = batch[i].key, key.elementsEqual(session.utf8) { return group[slotOfEvent[i]] }
+            return sessionOfKey[RecordKey(Array(session.utf8))].map { group[$0] }
+        }
         var newest = [Int64](repeating: .min, count: sessions)
         for i in read.indices {
-            guard case .success(let event) = read[i] else { continue }
-            newest[slotOfEvent[i]] = max(newest[slotOfEvent[i]], event.sequence)
+            switch read[i] {
+            case .success(let event):
+                newest[group[slotOfEvent[i]]] = max(newest[group[slotOfEvent[i]]], event.sequence)
+            case .failure(let rejection):
+                if let g = groupOfRefused(rejection, i), let sequence = rejection.sequence { newest[g] = max(newest[g], sequence) }
+            }
         }
         // The batch's records are read in place (`batch[i]`), not bound to copies: a record is
         // four references, counted up and down for each copy.
@@ -93,9 +122,9 @@ public struct EventProcessor {
             }
             switch read[i] {
             case .success(let event):
-                emit(answer(event, batch[i], newestInBatch: newest[slotOfEvent[i]], now: now, shouldStop: shouldStop))
+                emit(answer(event, batch[i], newestInBatch: newest[group[slotOfEvent[i]]], now: now, shouldStop: shouldStop))
             case .failure(let rejection):
-                emit(deadLetter(batch[i], rejection, now: now))
+                emit(deadLetter(batch[i], rejection, newestInBatch: groupOfRefused(rejection, i).map { newest[$0] }, now: now))
             }
             // Most turns have no partition just taken over: no lookup then.
             if !replayRanges.isEmpty, let range = replayRanges[batch[i].topicPartition], batch[i].offset + 1 >= range.end {
@@ -152,7 +181,9 @@ public struct EventProcessor {
         return false
     }
 
-    private mutating func deadLetter(_ message: KafkaMessage, _ rejection: EventRejection, now: Date) -> ProcessedRecord {
+    /// `newestInBatch`: the newest sequence of the rejection's session in the batch, when it has one.
+    private mutating func deadLetter(_ message: KafkaMessage, _ rejection: EventRejection, newestInBatch: Int64?,
+                                     now: Date) -> ProcessedRecord {
         let tp = message.topicPartition
         var chains = [DeliveryChain([ReplyRecord.deadLetter(message, rejection: rejection, topic: settings.topics.deadLetters)])]
         if let session = rejection.sessionID, let sequence = rejection.sequence {
@@ -164,6 +195,7 @@ public struct EventProcessor {
                 // It sits in another session's partition: answered, but that partition's state is not its own.
                 chains.append(DeliveryChain([reply]))
             } else if gate.verdict(session: session, sequence: sequence, offset: message.offset, in: tp) == .take,
+                      sequence >= newestInBatch ?? .min,
                       sequence >= replayRanges[tp]?.newest(session, at: message.offset) ?? .min {
                 let entry = gate.take(session: session, sequence: sequence, offset: message.offset,
                                       nowMs: RFC3339.epochMilliseconds(now), in: tp)

@@ -111,6 +111,50 @@ import Testing
         #expect(decided.map(\.offset) == [0, 1, 2, 3])
     }
 
+    @Test func aBadEventBetweenTwoOfItsSessionWithTheSameCartIsStillDeadLetteredAndOnlyTheNewestAnswered() {
+        var p = processor()
+        var bad = Self.event("a", 2)
+        bad.paymentMethodType = ""   // the same cart as its neighbours, a broken member elsewhere
+        let decided = p.process([Self.record(Self.event("a", 1), offset: 0), Self.record(bad, offset: 1),
+                                 Self.record(Self.event("a", 3), offset: 2)])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .deadLettered(.invalidField), .answered(outcome: "keep")])
+        #expect(decided[1].field == "payment_method_type")
+        // Older than the session's newest of the batch: its dead letter goes out, no state and no reply.
+        #expect(decided[1].chains.map { $0.records.map(\.topic) } == [[Topics.defaultDeadLetters]])
+    }
+
+    @Test func aBadEventNewerThanAGoodOneOfItsSessionInTheBatchSupersedesItAndIsAnsweredRejected() throws {
+        var p = processor()
+        var bad = Self.event("a", 3)
+        bad.paymentMethodType = ""
+        let decided = p.process([Self.record(Self.event("a", 2), offset: 0), Self.record(bad, offset: 1)])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .deadLettered(.invalidField)])
+        #expect(decided[1].chains.map { $0.records.map(\.topic) }
+                == [[Topics.defaultDeadLetters], [Topics.defaultQuoteState], [Topics.defaultQuoteReplies]])
+        #expect(try QuoteReply.decode(decided[1].chains[2].records[0].value).sequence == 3)
+    }
+
+    @Test func aRecordWithoutAKeyIsDeadLetteredAndTheBatchsSessionsAreJudgedAsWithoutIt() {
+        var p = processor()
+        let event = Self.event("a", 2)
+        let keyless = KafkaMessage(topic: Self.tp.topic, partition: Self.tp.partition, offset: 1, key: nil, value: event.encode())
+        let decided = p.process([Self.record(Self.event("a", 1), offset: 0), keyless, Self.record(Self.event("a", 3), offset: 2)])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .deadLettered(.keyMismatch), .answered(outcome: "keep")])
+    }
+
+    /// Sessions of a batch are told apart by their keys' bytes, the sequence gate by their ids as
+    /// text: two ids that are the same text in different bytes (é precomposed, and e with a
+    /// combining accent) are one session to both, so only the newer is answered.
+    @Test func sessionIdsEqualAsTextButNotAsBytesAreOneSessionInABatchAsAtTheGate() {
+        var p = processor()
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(Array(composed.utf8) != Array(decomposed.utf8) && composed == decomposed)
+        let decided = p.process([Self.record(Self.event(composed, 1), offset: 10), Self.record(Self.event(decomposed, 2), offset: 11)])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .answered(outcome: "keep")])
+        // Across batches the gate already holds them as one: the older is stale.
+        #expect(p.process([Self.record(Self.event(composed, 1), offset: 12)]).map(\.disposition) == [.dropped(.stale)])
+    }
+
     @Test func anEventPastItsDeadlineExpiresButStillRecordsItsSequence() {
         var p = processor(ttl: 30)
         clock.set(WorkerHarness.now.addingTimeInterval(31))
