@@ -35,7 +35,7 @@ public struct ScannedCarts: Sendable {
     /// By session number: its records not read yet. A session's last record leaves nothing behind.
     private var recordsLeft: [Int32]
     private var entries: [Entry] = []
-    /// Carts taken from an earlier event instead of scanned (for tests and the bench).
+    /// Carts taken from an earlier event instead of scanned (tests read it).
     public private(set) var reused = 0
 
     /// For a batch whose records' sessions are numbered from 0, with this many records each.

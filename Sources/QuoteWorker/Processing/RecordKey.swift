@@ -11,18 +11,6 @@ struct RecordKey: Hashable {
     static func == (a: RecordKey, b: RecordKey) -> Bool { a.bytes == b.bytes }
 
     /// Every byte below 0x80: then two keys are the same text exactly when they are the same bytes.
-    var isASCII: Bool {
-        bytes.withUnsafeBytes { raw in
-            var high: UInt64 = 0, i = 0
-            while i + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            while i < raw.count {
-                high |= UInt64(raw[i])
-                i += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        }
-    }
+    /// Asked once a session a batch, so a plain loop.
+    var isASCII: Bool { !bytes.contains { $0 >= 0x80 } }
 }
