@@ -12,12 +12,17 @@ public final class IncomingEvent: Sendable {
     public let eventID: String?
     public let occurredAt: Date
     public let replyBy: Date?
-    private let source: Source
+    /// What the event was read by: the scanner (its positions) or, where it passed the event on,
+    /// the full decoder. One of the two; kept apart rather than as an enum's cases so that each
+    /// is read where it lies: matching a case copied the whole scanned event out (a few hundred
+    /// bytes and their reference counts) on every quote.
+    private let scanned: ScannedEvent?
+    private let decoded: AddressChangeEvent?
 
     /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
     /// conflated, answered), and an event inline (two strings and the scanned positions or the
     /// decoded event behind them) made each copy several reference counts where one does.
-    private enum Source: Sendable {
+    private enum Source {
         case scanned(ScannedEvent)
         case decoded(AddressChangeEvent)
     }
@@ -50,19 +55,22 @@ public final class IncomingEvent: Sendable {
         return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
     }
 
-    private init(_ source: Source) {
-        switch source {
-        case .scanned(let s): (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
-        case .decoded(let e): (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
+    private init(_ source: consuming Source) {
+        switch consume source {
+        case .scanned(let s):
+            (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+            scanned = s
+            decoded = nil
+        case .decoded(let e):
+            (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
+            scanned = nil
+            decoded = e
         }
-        self.source = source
     }
 
     /// The whole event, for quoting.
     public func event() -> AddressChangeEvent {
-        switch source {
-        case .scanned(let scanned): scanned.event()
-        case .decoded(let event): event
-        }
+        if scanned != nil { return scanned.unsafelyUnwrapped.event() }
+        return decoded.unsafelyUnwrapped
     }
 }

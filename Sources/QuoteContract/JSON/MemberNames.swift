@@ -1,6 +1,8 @@
 /// The member names an object may have, kept as the words a key is compared with: a key costs a
 /// length test and a word compare or two, with no call to `memcmp` and no string made.
-struct MemberNames: Sendable {
+/// A class: each object read takes its names from a static, and a struct of three arrays was
+/// copied out of it (three retains and three releases) for every object of every event.
+final class MemberNames: Sendable {
     static let wordsPerName = 4
     let count: Int
     let lengths: [Int]

@@ -43,14 +43,14 @@ enum AddressNormalizer {
     /// the country has no table, or the name is not in it.
     static func subdivisionCode(_ text: String, country: String) -> String? {
         // Only a few countries have tables: a two-byte compare rules the rest out without hashing.
-        guard country.utf8.count == 2, let table = tables.subdivisions(of: country) else { return nil }
+        guard country.utf8.count == 2, let found = tables.subdivisions(of: country) else { return nil }
         // A code as sent (nearly every address) is found by a binary search over packed bytes.
-        if let packed = Subdivisions.pack(text), table.packedCodes.contains(packed) { return nil }
+        if let packed = Subdivisions.pack(text), found.table.packedCodes.contains(packed) { return nil }
         let folded = key(text)
-        if let code = table.names[folded] { return code }
+        if let code = found.table.names[folded] { return code }
         var upper = folded.uppercased()
         if upper.hasPrefix(country + " ") { upper.removeFirst(country.count + 1) }      // "US-CA" (punctuation folds to a space)
-        if table.codes.contains(upper) { return upper == text ? nil : upper }
+        if found.table.codes.contains(upper) { return upper == text ? nil : upper }
         return nil
     }
 
@@ -119,18 +119,31 @@ enum AddressNormalizer {
         }
     }
 
+    /// One country's finished table behind a reference: a quote asks for it on every address,
+    /// and a copy of the struct (a set, a dictionary, a list) was three retains and three releases.
+    final class SubdivisionTable: Sendable {
+        let table: Subdivisions
+        init(_ table: Subdivisions) { self.table = table }
+    }
+
     struct Tables: Sendable {
         var countries: [String: String] = [:]
         var subdivisions: [String: Subdivisions] = [:]
-        /// The same tables by `CodeList.word` of the country: a handful, walked without hashing.
-        private var byWord: [(word: UInt64, table: Subdivisions)] = []
+        /// The same tables by `CodeList.word` of the country: a handful, walked without hashing,
+        /// the words apart so that the walk touches no table.
+        private var words: [UInt64] = []
+        private var tables: [SubdivisionTable] = []
 
         /// Files `subdivisions` by word, once they are all read.
-        mutating func fileByWord() { byWord = subdivisions.map { (CodeList.word($0.key), $0.value) } }
+        mutating func fileByWord() {
+            words = subdivisions.keys.map(CodeList.word)
+            tables = subdivisions.values.map(SubdivisionTable.init)
+        }
 
-        func subdivisions(of country: String) -> Subdivisions? {
+        func subdivisions(of country: String) -> SubdivisionTable? {
             let word = CodeList.word(country)
-            return byWord.first { $0.word == word }?.table
+            guard let i = words.firstIndex(of: word) else { return nil }
+            return tables[i]
         }
     }
 

@@ -45,9 +45,9 @@ public enum UpdateCheck {
             check(update.summaryItems, list: "summary_items", currency: currency, into: &found)
         }
         if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
-        let methods = update.shippingMethods
-        // By index, each method read in place: `enumerated()` copied every method (a retain of
-        // each of its strings and lists) on every quote.
+        // Through the buffer, each method read where it lies: `enumerated()`, and even
+        // `methods[i]`, copied every method (a retain of each of its strings and lists) on every quote.
+        update.shippingMethods.withUnsafeBufferPointer { methods in
         for i in methods.indices {
             // Field names are built only for a violation: this runs on every quote.
             func field() -> String { "shipping_methods[\(i)]" }
@@ -63,10 +63,16 @@ public enum UpdateCheck {
             }
             check(methods[i].summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
         }
+        }
         return found
     }
 
     private static func check(_ items: [SummaryItem], list: @autoclosure () -> String, currency: Currency, into found: inout [UpdateViolation]) {
+        items.withUnsafeBufferPointer { check($0, list: list(), currency: currency, into: &found) }
+    }
+
+    private static func check(_ items: UnsafeBufferPointer<SummaryItem>, list: @autoclosure () -> String, currency: Currency,
+                              into found: inout [UpdateViolation]) {
         guard let total = items.last else { found.append(.missingTotal(list: list())); return }
         if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list(), count: items.count)) }
         var sum: Int128 = 0

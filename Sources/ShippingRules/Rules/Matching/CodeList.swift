@@ -39,9 +39,21 @@ final class CodeList: Sendable {
         return word
     }
 
+    /// Whether `code` is present and listed; `word` is `CodeList.word(code)`. Taking the optional
+    /// itself spares the caller a copy of the string (a retain and a release) to unwrap it.
+    func holds(_ code: String?, word: UInt64) -> Bool {
+        if word != 0 { return contains(word: word) }
+        guard let code else { return false }
+        return !long.isEmpty && long.contains(code)
+    }
+
     /// Whether `code` is listed; `word` is `CodeList.word(code)`, worked out once per address.
     func contains(_ code: String, word: UInt64) -> Bool {
         guard word != 0 else { return !long.isEmpty && long.contains(code) }
+        return contains(word: word)
+    }
+
+    private func contains(word: UInt64) -> Bool {
         if packed.count <= 16 { return packed.contains(word) }
         var low = 0, high = packed.count
         while low < high {

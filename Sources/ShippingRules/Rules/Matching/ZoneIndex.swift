@@ -11,32 +11,67 @@ struct ZoneIndex: Sendable {
     /// element of `zones` is copied (a retain of each of its members) for every `contains`.
     private var matchers: [ZoneMatcher] = []
     private var numberByID: [String: Int] = [:]
-    private var anyCountry = StateLevel()
-    private var byCountry: [String: StateLevel] = [:]
+    /// The levels by country, the first for zones of any country. A quote finds a level's number
+    /// and reads the level where it lies: a level copied out of a dictionary retained each of its
+    /// lists, and released them after, on every quote.
+    private var countries = Levels<StateLevel>(any: StateLevel())
+
+    /// Levels numbered by a place code (a country, a state), and a first one for "any".
+    private struct Levels<Level: FiledLevel>: Sendable {
+        private(set) var levels: [Level]
+        /// By `CodeList.word` of the code where it packs (nearly always: an integer key hashes
+        /// faster than a string), else by the code.
+        private var byWord: [UInt64: Int] = [:]
+        private var byCode: [String: Int] = [:]
+
+        init(any: Level) { levels = [any] }
+
+        /// The number of `code`'s level, made with `make` the first time.
+        mutating func number(_ code: String, make: () -> Level) -> Int {
+            if let n = byCode[code] { return n }
+            levels.append(make())
+            byCode[code] = levels.count - 1
+            let word = CodeList.word(code)
+            if word != 0 { byWord[word] = levels.count - 1 }
+            return levels.count - 1
+        }
+
+        mutating func file(_ zone: Zone, at n: Int) { levels[n].file(zone) }
+
+        /// The number of `code`'s level, or nil; `word` is `CodeList.word(code)`.
+        func number(of code: String?, word: UInt64) -> Int? {
+            guard let code else { return nil }
+            return word != 0 ? byWord[word] : byCode[code]
+        }
+    }
+
+    private protocol FiledLevel: Sendable {
+        mutating func file(_ zone: Zone)
+    }
 
     /// Zones of one country (or of any country), by state.
-    private struct StateLevel: Sendable {
-        var anyState = PostalLevel()
-        var byState: [String: PostalLevel] = [:]
+    private struct StateLevel: FiledLevel {
+        var states = Levels<PostalLevel>(any: PostalLevel())
 
-    mutating func file(_ zone: Zone) {
-        if let states = zone.states {
-            for state in states.sorted() { byState[state, default: .init()].file(zone, number: zone.number) }
-        } else {
-            anyState.file(zone, number: zone.number)
+        mutating func file(_ zone: Zone) {
+            guard let names = zone.states else { states.file(zone, at: 0); return }
+            for state in names.sorted() {
+                let n = states.number(state, make: PostalLevel.init)
+                states.file(zone, at: n)
+            }
         }
-    }
 
-    func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: [ZoneMatcher]) {
-        anyState.candidates(address.postalCode, into: &set, zones: zones, address: address)
-        if let state = address.state, let level = byState[state] {
-            level.candidates(address.postalCode, into: &set, zones: zones, address: address)
+        func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>) {
+            let found = states.number(of: address.state, word: address.stateWord)
+            states.levels.withUnsafeBufferPointer { levels in
+                levels[0].candidates(address.postalCode, into: &set, zones: zones, address: address)
+                if let found { levels[found].candidates(address.postalCode, into: &set, zones: zones, address: address) }
+            }
         }
-    }
     }
 
     /// Zones of one state (or of any state), by postal stem.
-    private struct PostalLevel: Sendable {
+    private struct PostalLevel: FiledLevel {
         /// Zones without postal patterns, or with a pattern no stem describes (a regex).
         var always: [Int] = []
         /// Zones that hold only codes starting with the key (1 to `stemKeyLength` characters).
@@ -50,7 +85,8 @@ struct ZoneIndex: Sendable {
 
         static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
-        mutating func file(_ zone: Zone, number: Int) {
+        mutating func file(_ zone: Zone) {
+            let number = zone.number
             guard let patterns = zone.postalCodes else { always.append(number); return }
             var keys: Set<String> = []
             for pattern in patterns {
@@ -64,7 +100,7 @@ struct ZoneIndex: Sendable {
             }
         }
 
-        func candidates(_ code: String?, into set: inout ZoneSet, zones: [ZoneMatcher], address: ResolvedAddress) {
+        func candidates(_ code: String?, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>, address: ResolvedAddress) {
             for n in always where zones[n].contains(address) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
             // A printable ASCII code is a byte a character: its prefixes are packed from its bytes.
@@ -94,9 +130,12 @@ struct ZoneIndex: Sendable {
         if let id = zone.id { numberByID[id] = numbered.number }
         let countries = zone.countries.map { Array($0).sorted() }
         if let countries {
-            for country in countries { byCountry[country, default: StateLevel()].file(numbered) }
+            for country in countries {
+                let n = self.countries.number(country, make: StateLevel.init)
+                self.countries.file(numbered, at: n)
+            }
         } else {
-            anyCountry.file(numbered)
+            self.countries.file(numbered, at: 0)
         }
         return numbered
     }
@@ -104,9 +143,13 @@ struct ZoneIndex: Sendable {
     /// The numbers of the zones that hold `address`.
     func matching(_ address: ResolvedAddress) -> ZoneSet {
         var set = ZoneSet(capacity: zones.count)
-        anyCountry.candidates(address, into: &set, zones: matchers)
-        if let country = address.country, let level = byCountry[country] {
-            level.candidates(address, into: &set, zones: matchers)
+        let found = countries.number(of: address.country, word: address.countryWord)
+        // Zones and levels are read through their buffers, where they lie (see `Levels`).
+        matchers.withUnsafeBufferPointer { zones in
+            countries.levels.withUnsafeBufferPointer { levels in
+                levels[0].candidates(address, into: &set, zones: zones)
+                if let found { levels[found].candidates(address, into: &set, zones: zones) }
+            }
         }
         return set
     }
@@ -128,13 +171,12 @@ final class ZoneMatcher: Sendable {
     }
 
     func contains(_ address: ResolvedAddress) -> Bool {
-        if let countries {
-            guard let c = address.country, countries.contains(c, word: address.countryWord) else { return false }
-        }
+        // The address's codes are handed over as optionals: unwrapping one here copied it.
+        if countries?.holds(address.country, word: address.countryWord) == false { return false }
         if states != nil || excludeStates != nil {
-            guard let s = address.state else { return false }
-            if let states, !states.contains(s, word: address.stateWord) { return false }
-            if let excludeStates, excludeStates.contains(s, word: address.stateWord) { return false }
+            if address.state == nil { return false }
+            if states?.holds(address.state, word: address.stateWord) == false { return false }
+            if excludeStates?.holds(address.state, word: address.stateWord) == true { return false }
         }
         return zone.holdsCityAndPostalCode(address)
     }

@@ -18,11 +18,14 @@ final class ServiceabilityRule: Sendable {
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {
-        // By index: the element is asked in place, where `for … in` copies it (a retain of its list).
-        for i in conditions.indices {
-            if let why = conditions[i].mismatch(address) { return why }
+        // Through the buffer: its element is asked where it lies, where both `for … in` and
+        // `conditions[i]` copied it (a retain of what it holds, a release after).
+        conditions.withUnsafeBufferPointer { conditions in
+            for i in conditions.indices {
+                if let why = conditions[i].mismatch(address) { return why }
+            }
+            return nil
         }
-        return nil
     }
 }
 
@@ -39,8 +42,9 @@ enum AddressCondition: Sendable {
     case postalCodeNotMatching([PostalPattern])
     /// The code does not fit its country's real format (reference data), shortened forms allowed.
     case postalCodeNotValidForCountry
-    case inZone(Zone)
-    case notInZone(Zone)
+    // A zone is boxed: inline, its size made every condition 128 bytes, copied whole on every ask.
+    indirect case inZone(Zone)
+    indirect case notInZone(Zone)
     case missing(Set<AddressField>)
 
     func mismatch(_ a: ResolvedAddress) -> String? {
@@ -76,7 +80,9 @@ enum AddressCondition: Sendable {
             guard let format = PostalCodeFormat.countries[c] else { return "no postal-code format known for the country" }
             return format.accepts(raw) ? "postal code fits the country's format" : nil
         case .inZone(let zone):
-            return zone.mismatch(a).map { "not in \(zone.name): \($0)" }
+            // No closure over `zone`: one that captured it made every call copy the whole condition.
+            guard let why = zone.mismatch(a) else { return nil }
+            return "not in \(zone.name): \(why)"
         case .notInZone(let zone):
             // Outside a zone is only known when every field the zone needs is present.
             if let why = zone.mismatch(a) { return why.hasPrefix("no ") ? why : nil }

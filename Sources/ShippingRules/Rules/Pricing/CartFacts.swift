@@ -99,7 +99,7 @@ struct CartFacts: Sendable {
         itemCount = count
         classUnits = classes
         sizedItems = sized
-        taxableLines = CartFacts.allocate(discount: discountSum, over: lines, total: total)
+        taxableLines = CartFacts.allocate(discount: discountSum, over: consume lines, total: total)
     }
 
     /// The weight a carrier bills when it charges by size: each sized unit counts as the larger of
@@ -136,17 +136,18 @@ struct CartFacts: Sendable {
     /// Spreads the discounts over the lines in proportion to their amounts, exactly to the cent
     /// (largest remainders take the leftover cents, earlier lines first on ties), so that
     /// discounts lower each line's taxable base and the bases add up to the discounted cart.
-    static func allocate(discount: Int64, over lines: [TaxableLine], total: Int64) -> [TaxableLine] {
+    static func allocate(discount: Int64, over lines: consuming [TaxableLine], total: Int64) -> [TaxableLine] {
         guard discount != 0, total > 0 else { return lines }
         let reduction = Int128(min(-discount, total))      // a discount beyond the cart only zeroes it
         guard reduction > 0 else { return lines }
-        var result = lines
-        withUnsafeTemporaryAllocation(of: Int128.self, capacity: 2 * lines.count) { buffer in
+        // The lines are taken, not copied: changed in place, they need no second list per quote.
+        var result = consume lines
+        withUnsafeTemporaryAllocation(of: Int128.self, capacity: 2 * result.count) { buffer in
             // shares in the first half, remainders in the second.
-            let n = lines.count
+            let n = result.count
             var left = reduction
-            for (i, line) in lines.enumerated() {
-                let base = max(0, line.base.minorUnits)
+            for i in result.indices {
+                let base = max(0, result[i].base.minorUnits)
                 // Whole cents fit an Int64 product nearly always; Int128 division is far slower.
                 let (small, overflow) = Int64(reduction).multipliedReportingOverflow(by: base)
                 if !overflow {
@@ -170,7 +171,7 @@ struct CartFacts: Sendable {
                 left -= 1
             }
             for i in 0..<n where buffer[i] != 0 {
-                result[i].base = Money(minorUnits: lines[i].base.minorUnits - Int64(buffer[i]), currency: lines[i].base.currency)
+                result[i].base = Money(minorUnits: result[i].base.minorUnits - Int64(buffer[i]), currency: result[i].base.currency)
             }
         }
         return result

@@ -36,8 +36,10 @@ struct TaxCalculation {
     func lines(cart: CartFacts, shipping: Money, layers matched: [TaxLayer], trace: inout Trace) -> Lines {
         guard !matched.isEmpty else { return Lines() }
         let currency = shipping.currency
-        let inclusive = matched.contains(where: \.includedInPrices)
-        let followsGoods = matched.contains { $0.shipping == .followGoods }
+        // Asked through the buffer, each layer where it lies: `contains(where:)` copied each one.
+        let (inclusive, followsGoods) = matched.withUnsafeBufferPointer { layers in
+            (layers.indices.contains { layers[$0].includedInPrices }, layers.indices.contains { layers[$0].shipping == .followGoods })
+        }
         if !inclusive && !followsGoods && policy.summary == .combined {
             return combinedAdded(cart: cart, shipping: shipping, layers: matched, trace: &trace)
         }
@@ -196,14 +198,18 @@ struct TaxCalculation {
             case .total: break
             }
         }
-        for line in cart.taxableLines {
-            var rate: Int128 = 0
-            for layer in matched { rate += Self.scaled(layer.rate(category: line.category, unitAmount: line.unitAmount)) }
-            tax(line.base, rate: rate)
+        // The layers are read through the buffer, in place: `for layer in matched` copied each
+        // layer (a retain of every member) for every line of every method.
+        matched.withUnsafeBufferPointer { layers in
+            for line in cart.taxableLines {
+                var rate: Int128 = 0
+                for i in layers.indices { rate += Self.scaled(layers[i].rate(category: line.category, unitAmount: line.unitAmount)) }
+                tax(line.base, rate: rate)
+            }
+            var shippingRate: Int128 = 0
+            for i in layers.indices where layers[i].shipping == .taxable { shippingRate += Self.scaled(layers[i].shippingRate ?? layers[i].rate) }
+            tax(shipping, rate: shippingRate)
         }
-        var shippingRate: Int128 = 0
-        for layer in matched where layer.shipping == .taxable { shippingRate += Self.scaled(layer.shippingRate ?? layer.rate) }
-        tax(shipping, rate: shippingRate)
         let minor: Int128
         switch rounding.level {
         case .line: minor = roundedSum

@@ -8,7 +8,7 @@ struct TaxLinesMemo {
     private var known: [(shipping: Int64, lines: TaxCalculation.Lines)] = []
 
     init(layers: [TaxLayer]) {
-        shippingIsUntaxed = layers.allSatisfy { $0.shipping == .exempt }
+        shippingIsUntaxed = layers.withUnsafeBufferPointer { layers in layers.indices.allSatisfy { layers[$0].shipping == .exempt } }
     }
 
     /// The lines for `shipping`, computed by `compute` the first time they are needed.
