@@ -78,6 +78,23 @@ def our_frames(dump):
     return threads
 
 
+def kill_run(process, sig):
+    """Signals every process of the run. `swift test` starts the test bundle in a process group
+    of its own, so signalling the run's group alone left a stalled test process running (and
+    taking a core from the next attempt)."""
+    groups = set()
+    for pid in [process.pid] + descendants(process.pid):
+        try:
+            groups.add(os.getpgid(pid))
+        except ProcessLookupError:
+            pass
+    for group in groups:
+        try:
+            os.killpg(group, sig)
+        except ProcessLookupError:
+            pass
+
+
 def report_stall(process, running, started_at, reason):
     out = sys.stdout
     out.write(f"\n==== TEST RUN STALLED: {reason} ====\n")
@@ -109,10 +126,7 @@ def report_stall(process, running, started_at, reason):
         except subprocess.TimeoutExpired:
             out.write("gdb did not finish within 180 s\n")
         out.flush()
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    kill_run(process, signal.SIGKILL)
     for pid, threads in summaries:
         out.write(f"\n==== threads of {pid} inside the project's code (innermost first) ====\n")
         for thread, frames in threads[:60]:
@@ -164,7 +178,7 @@ def attempt(command, limit_minutes, quiet_minutes):
                 reader.join(timeout=5)
                 return None, sorted(snapshot)
     except KeyboardInterrupt:
-        os.killpg(process.pid, signal.SIGTERM)
+        kill_run(process, signal.SIGTERM)
         process.wait()
         raise
     reader.join(timeout=30)
