@@ -71,6 +71,61 @@ struct ZoneIndexTests {
         #expect(index.file(zones[0]).number == 0)      // a named zone is filed once
     }
 
+    /// Zones filed by hand, and the numbers of those the index finds for an address.
+    private struct FiledZones {
+        var index = ZoneIndex()
+        var zones: [Zone] = []
+
+        mutating func file(countries: Set<String>? = nil, states: Set<String>? = nil, excludeStates: Set<String> = []) {
+            var zone = Zone()
+            zone.id = "z\(zones.count)"
+            zone.countries = countries
+            zone.states = states
+            zone.excludeStates = excludeStates
+            zones.append(index.file(zone))
+        }
+
+        func matched(_ address: PartialAddress) -> [Int] {
+            let set = index.matching(ResolvedAddress(address))
+            return zones.map(\.number).filter { set.contains($0) }
+        }
+
+        func matched(_ text: String) -> [Int] { matched(AddressShorthand.parse(text)) }
+    }
+
+    @Test func aCountryInSeveralZonesAndZonesWithoutCountryOrStateAreAllFound() {
+        var filed = FiledZones()
+        filed.file(countries: ["US", "CA"])
+        filed.file(countries: ["US"], states: ["CA"])
+        filed.file(states: ["CA"])
+        filed.file()
+        filed.file(countries: ["US"], excludeStates: ["CA"])
+        #expect(filed.matched("US/CA/95014") == [0, 1, 2, 3])
+        #expect(filed.matched("US/NY/10001") == [0, 3, 4])
+        #expect(filed.matched("CA/ON/M5V") == [0, 3])
+        #expect(filed.matched("MX//01000") == [3])
+    }
+
+    @Test func codesThatLookAlikeButAreOtherBytesMatchNoZone() {
+        var filed = FiledZones()
+        filed.file(countries: ["KR"])
+        filed.file(countries: ["US"], states: ["K"])
+        #expect(filed.matched(PartialAddress(countryCode: "\u{212A}R")) == [])       // KELVIN SIGN, R
+        #expect(filed.matched(PartialAddress(state: "\u{212A}", countryCode: "US")) == [])
+        #expect(filed.matched(PartialAddress(countryCode: "kr")) == [0])
+        #expect(filed.matched(PartialAddress(state: "k", countryCode: "US")) == [1])
+    }
+
+    /// The levels were found by code as text; found by the code's bytes now, a code filed after
+    /// an equal one with other bytes still finds the level they share.
+    @Test func canonicallyEqualCodesOfTwoZonesFindTheirOwnZone() {
+        var filed = FiledZones()
+        filed.file(countries: ["\u{C9}"])
+        filed.file(countries: ["E\u{301}"])
+        #expect(filed.matched(PartialAddress(countryCode: "E\u{301}")) == [1])
+        #expect(filed.matched(PartialAddress(countryCode: "\u{C9}")) == [0])
+    }
+
     @Test func zoneContainsAgreesWithMismatch() {
         for zone in Self.stress.zoneIndex.zones.prefix(100) {
             for address in Self.addresses.prefix(120) {

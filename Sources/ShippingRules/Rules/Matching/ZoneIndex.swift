@@ -28,10 +28,15 @@ struct ZoneIndex: Sendable {
 
         /// The number of `code`'s level, made with `make` the first time.
         mutating func number(_ code: String, make: () -> Level) -> Int {
-            if let n = byCode[code] { return n }
+            let word = CodeList.word(code)
+            // A code equal as text to one filed before (`É` composed and decomposed) shares its
+            // level, as the dictionary by code always did; its own bytes find it too.
+            if let n = byCode[code] {
+                if word != 0, byWord[word] == nil { byWord[word] = n }
+                return n
+            }
             levels.append(make())
             byCode[code] = levels.count - 1
-            let word = CodeList.word(code)
             if word != 0 { byWord[word] = levels.count - 1 }
             return levels.count - 1
         }
