@@ -332,18 +332,23 @@ struct RawCart: Sendable {
     }
 
     func cart(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Cart? {
-        var cartItems: [CartItem] = []
-        cartItems.reserveCapacity(items.count)
-        for line in items {
-            guard let item = line.item(c, currency: currency, plain: plain) else { return nil }
-            cartItems.append(item)
+        // The lines are read through the buffer and each item or discount is appended where it
+        // is made: a `for … in` over the slice copied each raw line, and an optional result
+        // copied each item once more (a retain and a release of each of its strings).
+        let built = lines.withUnsafeBufferPointer { lines -> (items: [CartItem], discounts: [Discount])? in
+            var cartItems: [CartItem] = []
+            cartItems.reserveCapacity(Int(itemBounds.end - itemBounds.start))
+            for i in Int(itemBounds.start)..<Int(itemBounds.end) {
+                guard lines[i].appendItem(to: &cartItems, c, currency: currency, plain: plain) else { return nil }
+            }
+            var cartDiscounts: [Discount] = []
+            cartDiscounts.reserveCapacity(Int(discountBounds.end - discountBounds.start))
+            for i in Int(discountBounds.start)..<Int(discountBounds.end) {
+                guard lines[i].appendDiscount(to: &cartDiscounts, c, currency: currency, plain: plain) else { return nil }
+            }
+            return (cartItems, cartDiscounts)
         }
-        var cartDiscounts: [Discount] = []
-        cartDiscounts.reserveCapacity(discounts.count)
-        for line in discounts {
-            guard let discount = line.discount(c, currency: currency, plain: plain) else { return nil }
-            cartDiscounts.append(discount)
-        }
+        guard let (cartItems, cartDiscounts) = built else { return nil }
         var total: Money?
         if let subtotal {
             guard let amount = subtotal.money(c, currency: currency), !amount.isNegative else { return nil }
@@ -405,31 +410,35 @@ struct RawLine: Sendable {
         return money
     }
 
-    func item(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> CartItem? {
+    /// The line as a cart item, appended to `items`; false when a rule does not hold.
+    func appendItem(to items: inout [CartItem], _ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Bool {
         guard let unitAmount = checkedItem(c, currency: currency), let id, let label, let quantity,
               let idText = c.text(id, plain: plain), TextRule.isIdentifier(idText, plain: plain),
-              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return nil }
+              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return false }
         var category: String?
         if let taxCategory {
-            guard let text = c.text(taxCategory, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
+            guard let text = c.text(taxCategory, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return false }
             category = text
         }
         var handling: String?
         if let shippingClass {
             guard let text = c.text(shippingClass, plain: plain),
-                  TextRule.isIdentifier(text, maxLength: EventLimits.maxShippingClassLength, plain: plain) else { return nil }
+                  TextRule.isIdentifier(text, maxLength: EventLimits.maxShippingClassLength, plain: plain) else { return false }
             handling = text
         }
-        return CartItem(id: idText, label: labelText, quantity: Int(quantity), unitAmount: unitAmount,
-                        taxCategory: category, weightGrams: weightGrams.map { Int($0) },
-                        shippingClass: handling, dimensions: dimensions?.size)
+        items.append(CartItem(id: idText, label: labelText, quantity: Int(quantity), unitAmount: unitAmount,
+                              taxCategory: category, weightGrams: weightGrams.map { Int($0) },
+                              shippingClass: handling, dimensions: dimensions?.size))
+        return true
     }
 
-    func discount(_ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Discount? {
+    /// The line as a discount, appended to `discounts`; false when a rule does not hold.
+    func appendDiscount(to discounts: inout [Discount], _ c: JSONTokenCursor, currency: Currency, plain: Bool) -> Bool {
         guard let money = checkedDiscount(c, currency: currency), let id, let label,
               let idText = c.text(id, plain: plain), TextRule.isIdentifier(idText, plain: plain),
-              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return nil }
-        return Discount(id: idText, label: labelText, amount: money)
+              let labelText = c.text(label, plain: plain), TextRule.isLabel(labelText, plain: plain) else { return false }
+        discounts.append(Discount(id: idText, label: labelText, amount: money))
+        return true
     }
 }
 
