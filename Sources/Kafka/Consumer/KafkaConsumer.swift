@@ -11,6 +11,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let rk: OpaquePointer
     private let callbacks: ConsumerCallbacks
     private var closed = false
+    private var abandoned = false
     private let hasGroup: Bool
     private let consumerQueue: OpaquePointer?
 
@@ -54,8 +55,20 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// the test's broker was gone. The group then takes its partitions back after
     /// `session.timeout.ms`, as after a crash.
     deinit {
+        guard !abandoned else { return }
         if let consumerQueue { rd_kafka_queue_destroy(consumerQueue) }
         rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE)
+    }
+
+    /// Leaves the handle, its threads and its callbacks to the process's exit: `deinit` then
+    /// destroys nothing. For a consumer whose owner stopped on a fatal client error and is about
+    /// to exit: there librdkafka 2.0.2's destroy was seen to never return, its main thread
+    /// spinning at full CPU while the destroying thread waited to join it.
+    public func abandon() {
+        guard !abandoned else { return }
+        abandoned = true
+        // librdkafka's threads may still call them: they must outlive this object.
+        _ = Unmanaged.passRetained(callbacks)
     }
 
     /// Makes a `poll` that is waiting return at once (with what it has). Safe from any thread: the

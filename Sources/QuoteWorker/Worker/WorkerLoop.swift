@@ -227,6 +227,9 @@ final class WorkerLoop {
         drain(within: configuration.shutdownGrace)
         commit(partitions.owned)
         consumer.close()
+        // Stopped on a fatal client error, the process exits next: the consumer is not destroyed,
+        // which librdkafka 2.0.2 was seen to spin in forever after such an error.
+        if case WorkerFailure.kafkaClientFailed? = control.fatalError { consumer.abandon() }
         takeovers.close()
         producer.close(timeoutMs: 1_000)
         let unfinished = pipeline.unfinished()
