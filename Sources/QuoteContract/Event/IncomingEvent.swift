@@ -6,6 +6,10 @@ import Foundation
 ///
 /// This is the one place that decides between the single-pass scanner (`ScannedEvent`, the common
 /// case) and the full decoder (the authority, which names the field of a bad event).
+///
+/// One object, not a struct: a worker's batch copies each event a few times on its way (read,
+/// conflated, answered), and an event inline (two strings and the scanned positions or the
+/// decoded event behind them) made each copy several reference counts where one does.
 public final class IncomingEvent: Sendable {
     public let sessionID: String
     public let sequence: Int64
@@ -13,19 +17,11 @@ public final class IncomingEvent: Sendable {
     public let occurredAt: Date
     public let replyBy: Date?
     /// What the event was read by: the scanner (its positions) or, where it passed the event on,
-    /// the full decoder. One of the two; kept apart rather than as an enum's cases so that each
+    /// the full decoder. One of the two; two optionals rather than an enum's cases so that each
     /// is read where it lies: matching a case copied the whole scanned event out (a few hundred
     /// bytes and their reference counts) on every quote.
     private let scanned: ScannedEvent?
     private let decoded: AddressChangeEvent?
-
-    /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
-    /// conflated, answered), and an event inline (two strings and the scanned positions or the
-    /// decoded event behind them) made each copy several reference counts where one does.
-    private enum Source {
-        case scanned(ScannedEvent)
-        case decoded(AddressChangeEvent)
-    }
 
     /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
     /// equal the session id (nil: the record had none). A refused event goes to the dead letters.
@@ -49,23 +45,22 @@ public final class IncomingEvent: Sendable {
     private static func read<Carts: CartMemory>(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
                                                 carts: inout Carts) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key, session: session, carts: &carts) {
-            return .success(IncomingEvent(.scanned(scanned)))
+            return .success(IncomingEvent(scanned: scanned))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
-        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(.decoded($0)) }
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(decoded: $0) }
     }
 
-    private init(_ source: consuming Source) {
-        switch consume source {
-        case .scanned(let s):
-            (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
-            scanned = s
-            decoded = nil
-        case .decoded(let e):
-            (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
-            scanned = nil
-            decoded = e
-        }
+    private init(scanned s: ScannedEvent) {
+        (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
+        scanned = s
+        decoded = nil
+    }
+
+    private init(decoded e: AddressChangeEvent) {
+        (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
+        scanned = nil
+        decoded = e
     }
 
     /// The whole event, for quoting.

@@ -48,21 +48,21 @@ public enum UpdateCheck {
         // Through the buffer, each method read where it lies: `enumerated()`, and even
         // `methods[i]`, copied every method (a retain of each of its strings and lists) on every quote.
         update.shippingMethods.withUnsafeBufferPointer { methods in
-        for i in methods.indices {
-            // Field names are built only for a violation: this runs on every quote.
-            func field() -> String { "shipping_methods[\(i)]" }
-            if methods[i].id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
-            // A handful of methods: comparing with the earlier ones beats hashing every id.
-            else if methods[..<i].contains(where: { $0.id == methods[i].id }) { found.append(.duplicateMethodID(methods[i].id)) }
-            if isBlank(methods[i].label) { found.append(.emptyLabel(field: "\(field()).label")) }
-            if methods[i].amount.currency != currency {
-                found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: methods[i].amount.currency.code))
+            for i in methods.indices {
+                // Field names are built only for a violation: this runs on every quote.
+                func field() -> String { "shipping_methods[\(i)]" }
+                if methods[i].id.isEmpty { found.append(.emptyID(field: "\(field()).id")) }
+                // A handful of methods: comparing with the earlier ones beats hashing every id.
+                else if methods[..<i].contains(where: { $0.id == methods[i].id }) { found.append(.duplicateMethodID(methods[i].id)) }
+                if isBlank(methods[i].label) { found.append(.emptyLabel(field: "\(field()).label")) }
+                if methods[i].amount.currency != currency {
+                    found.append(.currencyMismatch(field: "\(field()).amount", expected: currency.code, found: methods[i].amount.currency.code))
+                }
+                if let estimate = methods[i].deliveryEstimate, estimate.from > estimate.to {
+                    found.append(.deliveryRangeReversed(method: field(), from: estimate.from, to: estimate.to))
+                }
+                check(methods[i].summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
             }
-            if let estimate = methods[i].deliveryEstimate, estimate.from > estimate.to {
-                found.append(.deliveryRangeReversed(method: field(), from: estimate.from, to: estimate.to))
-            }
-            check(methods[i].summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
-        }
         }
         return found
     }

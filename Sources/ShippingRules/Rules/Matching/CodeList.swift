@@ -48,10 +48,7 @@ final class CodeList: Sendable {
     }
 
     /// Whether `code` is listed; `word` is `CodeList.word(code)`, worked out once per address.
-    func contains(_ code: String, word: UInt64) -> Bool {
-        guard word != 0 else { return !long.isEmpty && long.contains(code) }
-        return contains(word: word)
-    }
+    func contains(_ code: String, word: UInt64) -> Bool { holds(code, word: word) }
 
     private func contains(word: UInt64) -> Bool {
         if packed.count <= 16 { return packed.contains(word) }

@@ -133,14 +133,10 @@ struct ZoneIndex: Sendable {
         zones.append(numbered)
         matchers.append(ZoneMatcher(numbered))
         if let id = zone.id { numberByID[id] = numbered.number }
-        let countries = zone.countries.map { Array($0).sorted() }
-        if let countries {
-            for country in countries {
-                let n = self.countries.number(country, make: StateLevel.init)
-                self.countries.file(numbered, at: n)
-            }
+        if let codes = zone.countries {
+            for country in codes.sorted() { countries.file(numbered, at: countries.number(country, make: StateLevel.init)) }
         } else {
-            self.countries.file(numbered, at: 0)
+            countries.file(numbered, at: 0)
         }
         return numbered
     }
