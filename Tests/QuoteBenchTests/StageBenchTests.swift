@@ -28,11 +28,11 @@ import Testing
     @Test func theStageBenchPrintsItsHeaderThenOneLineAStage() throws {
         var lines: [String] = []
         StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).run(count: 10) { lines.append($0) }
-        #expect(lines.count == 8)
+        #expect(lines.count == 9)
         #expect(lines[0] == "stages  10 events, 64 distinct (651 bytes each); one thread")
         #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
-            "decode (scan, then build the event)     ", "scan only (a superseded event's cost)   ",
-            "decode (full decoder, the fallback)     ", "quote                                   ",
+            "read (scan, then the quote request)     ", "scan only (a superseded event's cost)   ",
+            "scan, its cart seen before in the batch ", "decode (full decoder, the fallback)     ", "quote                                   ",
             "encode reply                            ", "worker turn (whole decision, no Kafka)  ",
             "backlog turn (9 in 10 superseded)       ",
         ])

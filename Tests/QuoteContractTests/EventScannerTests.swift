@@ -29,6 +29,10 @@ struct EventScannerTests {
             || scan.eventID != scanned.eventID || scan.occurredAt != scanned.occurredAt || scan.replyBy != scanned.replyBy {
             return .disagree("the scan's session, sequence, event id or times differ from its event's")
         }
+        // The worker quotes the request the scan makes directly: it must be the built event's.
+        if let scan, let scanned, scan.quoteRequest(now: scan.occurredAt) != scanned.quoteRequest(now: scanned.occurredAt) {
+            return .disagree("the scan's quote request differs from its event's")
+        }
         switch (scanned, full) {
         case (let event?, .success(let expected)):
             return event == expected ? .scanned : .disagree("scanned \(event), the full decoder read \(expected)")

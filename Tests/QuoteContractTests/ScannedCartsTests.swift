@@ -33,6 +33,7 @@ struct ScannedCartsTests {
         let expected = try AddressChangeEvent.decodeThoroughly(Self.event(city: "San Jose", sequence: 8), checkingKey: true,
                                                                key: ContractFixtures.key).get()
         #expect(try #require(scanned).event() == expected)
+        #expect(try #require(scanned).quoteRequest(now: expected.occurredAt) == expected.quoteRequest(now: expected.occurredAt))
         #expect(expected.cart.items[0].unitAmount == Money(minorUnits: 2_500, currency: .usd))
         #expect(expected.shippingAddress.city == "San Jose")
     }

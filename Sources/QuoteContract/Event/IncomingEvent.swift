@@ -1,4 +1,5 @@
 import Foundation
+import ShippingRules
 
 /// A record's value read as an address-change event: what the sequence check and the deadline
 /// need, read at once, and the whole event (address, cart) made only for the events that are
@@ -63,7 +64,13 @@ public final class IncomingEvent: Sendable {
         decoded = e
     }
 
-    /// The whole event, for quoting.
+    /// What the rules need to quote the event at `now` (the worker's path: only the request is made).
+    public func quoteRequest(now: Date) -> QuoteRequest {
+        if scanned != nil { return scanned.unsafelyUnwrapped.quoteRequest(now: now) }
+        return decoded.unsafelyUnwrapped.quoteRequest(now: now)
+    }
+
+    /// The whole event.
     public func event() -> AddressChangeEvent {
         if scanned != nil { return scanned.unsafelyUnwrapped.event() }
         return decoded.unsafelyUnwrapped

@@ -75,6 +75,18 @@ public struct ScannedEvent: Sendable {
         replyBy = facts.replyBy
     }
 
+    /// What the rules need of the event at `now`, made now: the worker's quoted event needs no
+    /// more, and its ids and times are read already (making the whole event and copying these
+    /// parts out of it was a reference count up and down for each of its strings).
+    public func quoteRequest(now: Date) -> QuoteRequest {
+        if let built { return built.quoteRequest(now: now) }
+        // The rules were checked in `init`; making the request cannot fail on bytes that passed them.
+        return bytes.withUnsafeBufferPointer { input in
+            let cursor = JSONTokenCursor(input)
+            return raw.withCartCursor(cursor) { raw.request(cursor, $0, currency: currency, now: now)! }
+        }
+    }
+
     /// The whole event, its strings and cart made now.
     public func event() -> AddressChangeEvent {
         if let built { return built }
@@ -227,10 +239,22 @@ struct RawEvent: Sendable {
 
     /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
     func build(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, _ facts: Facts) -> AddressChangeEvent? {
+        guard let request = request(c, cartCursor, currency: facts.currency, now: facts.occurredAt) else { return nil }
+        return AddressChangeEvent(eventID: facts.eventID, sessionID: facts.sessionID, sequence: facts.sequence,
+                                  merchant: request.merchant, paymentMethodType: request.paymentMethodType,
+                                  trigger: request.trigger, currency: request.currency,
+                                  shippingAddress: request.address, cart: request.cart,
+                                  selectedShippingMethodID: request.selectedShippingMethodID,
+                                  occurredAt: facts.occurredAt, replyBy: facts.replyBy)
+    }
+
+    /// What the rules need of the event, every rule of the fields in it checked as `build` checks
+    /// them; nil when one is broken.
+    func request(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, currency: Currency, now: Date) -> QuoteRequest? {
         guard let paymentMethodType, let trigger, let address, let cart,
               let payment = c.text(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
               address.countryIsValid(c), let shippingAddress = address.address(c, plain: plain),
-              let checkedCart = cart.cart(cartCursor, currency: facts.currency, plain: plain) else { return nil }
+              let checkedCart = cart.cart(cartCursor, currency: currency, plain: plain) else { return nil }
         var merchantText: String?
         if let merchant {
             guard let text = c.text(merchant, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
@@ -241,11 +265,8 @@ struct RawEvent: Sendable {
             guard let text = c.text(selected, plain: plain), TextRule.isIdentifier(text, plain: plain) else { return nil }
             selectedText = text
         }
-        return AddressChangeEvent(eventID: facts.eventID, sessionID: facts.sessionID, sequence: facts.sequence,
-                                  merchant: merchantText, paymentMethodType: payment, trigger: trigger,
-                                  currency: facts.currency, shippingAddress: shippingAddress, cart: checkedCart,
-                                  selectedShippingMethodID: selectedText, occurredAt: facts.occurredAt,
-                                  replyBy: facts.replyBy)
+        return QuoteRequest(merchant: merchantText, paymentMethodType: payment, trigger: trigger, currency: currency,
+                            address: shippingAddress, cart: checkedCart, selectedShippingMethodID: selectedText, now: now)
     }
 }
 

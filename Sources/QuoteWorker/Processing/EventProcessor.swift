@@ -159,7 +159,7 @@ public struct EventProcessor {
         if isExpired(event, now: now) { return dropped(.expired, [DeliveryChain([state])]) }
 
         let quoteStarted = ContinuousClock.now
-        let result = engine.quote(event.event().quoteRequest(now: event.occurredAt))
+        let result = engine.quote(event.quoteRequest(now: event.occurredAt))
         onQuoted?(ContinuousClock.now - quoteStarted)
         // The contract's rule 2: asked again just before publishing.
         guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else { return dropped(.superseded) }

@@ -11,7 +11,7 @@ public enum QuoteTrigger: String, Sendable {
 
 /// Everything a rule set needs to quote one address. `now` is handed in by the caller, so the
 /// rules never read a clock.
-public struct QuoteRequest: Sendable {
+public struct QuoteRequest: Equatable, Sendable {
     public var merchant: String?
     public var paymentMethodType: String
     public var trigger: QuoteTrigger
