@@ -52,17 +52,23 @@ public struct ScannedCarts: Sendable {
         return recordsLeft[session] > 0
     }
 
-    /// The entry of session number `session`, if it is for the session whose id is `id` and its
-    /// last cart is the one the cursor is at.
-    func entry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor) -> Entry? {
-        guard session < entryOfSession.count, entryOfSession[session] >= 0 else { return nil }
-        let entry = entries[Int(entryOfSession[session])]
-        let matches = entry.document.withUnsafeBufferPointer { document in
-            let stored = UnsafeBufferPointer(rebasing: document[entry.session.range])
-            return stored.count == id.count && memcmp(stored.baseAddress!, id.baseAddress!, id.count) == 0
-                && cursor.continues(with: UnsafeBufferPointer(rebasing: document[entry.span.range]))
+    /// Hands `body` the entry of session number `session`, read where it lies, if it is for the
+    /// session whose id is `id` and its last cart is the one the cursor is at; false when there is
+    /// none. (Returning the entry copied it, a reference count up and down for each of its lists.)
+    func withEntry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor,
+                   _ body: (UnsafePointer<Entry>) -> Void) -> Bool {
+        guard session < entryOfSession.count, entryOfSession[session] >= 0 else { return false }
+        let index = Int(entryOfSession[session])
+        return entries.withUnsafeBufferPointer { entries in
+            let entry = entries.baseAddress.unsafelyUnwrapped + index
+            let matches = entry.pointee.document.withUnsafeBufferPointer { document in
+                let stored = UnsafeBufferPointer(rebasing: document[entry.pointee.session.range])
+                return stored.count == id.count && memcmp(stored.baseAddress!, id.baseAddress!, id.count) == 0
+                    && cursor.continues(with: UnsafeBufferPointer(rebasing: document[entry.pointee.span.range]))
+            }
+            if matches { body(entry) }
+            return matches
         }
-        return matches ? entry : nil
     }
 
     mutating func noteReused() { reused += 1 }
@@ -84,7 +90,8 @@ public struct ScannedCarts: Sendable {
 protocol CartMemory {
     /// False: nothing is looked up or kept, and the scan skips the bookkeeping altogether.
     static var remembers: Bool { get }
-    func entry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor) -> ScannedCarts.Entry?
+    func withEntry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor,
+                   _ body: (UnsafePointer<ScannedCarts.Entry>) -> Void) -> Bool
     mutating func read(session: Int) -> Bool
     mutating func remember(_ entry: ScannedCarts.Entry, session: Int)
     mutating func noteReused()
@@ -97,7 +104,8 @@ extension ScannedCarts: CartMemory {
 /// An event read on its own.
 struct NoCarts: CartMemory {
     static var remembers: Bool { false }
-    func entry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor) -> ScannedCarts.Entry? { nil }
+    func withEntry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor,
+                   _ body: (UnsafePointer<ScannedCarts.Entry>) -> Void) -> Bool { false }
     mutating func read(session: Int) -> Bool { false }
     mutating func remember(_ entry: ScannedCarts.Entry, session: Int) {}
     mutating func noteReused() {}

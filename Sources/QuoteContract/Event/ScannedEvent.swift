@@ -22,7 +22,9 @@ public struct ScannedEvent: Sendable {
     private let raw: RawEvent
     private let currency: Currency
     /// Set when checking the rules already needed the whole event (non-ASCII text, a subtotal).
-    private let built: AddressChangeEvent?
+    /// Boxed: it is rare, and inline it made every scanned event (moved twice on its way into an
+    /// `IncomingEvent`) twice as long.
+    private let built: BuiltEvent?
 
     /// Reads a Kafka record's value; `key` must equal the session id (nil: the record had none).
     public init?(_ bytes: [UInt8], key: [UInt8]?) { self.init(bytes, checkingKey: true, key: key) }
@@ -38,16 +40,16 @@ public struct ScannedEvent: Sendable {
     init?<Carts: CartMemory>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout Carts) {
         let keep = session.map { carts.read(session: $0) } ?? false
         guard bytes.count <= EventLimits.maxBytes else { return nil }
-        let scanned: (RawEvent, Facts, AddressChangeEvent?)? = bytes.withUnsafeBufferPointer { input in
+        let scanned: (RawEvent, Facts, BuiltEvent?)? = bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
             guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
             guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
             // The closure hands back only the verdict: the raw event is a few hundred bytes, and
             // each hand-over of it is a copy.
-            let (holds, built): (Bool, AddressChangeEvent?) = raw.withCartCursor(cursor) { cartCursor in
+            let (holds, built): (Bool, BuiltEvent?) = raw.withCartCursor(cursor) { cartCursor in
                 if raw.plain && raw.cart?.subtotal == nil { return (raw.holdsWithoutBuilding(cursor, cartCursor, facts), nil) }
                 let event = raw.build(cursor, cartCursor, facts)
-                return (event != nil, event)
+                return (event != nil, event.map(BuiltEvent.init))
             }
             guard holds else { return nil }
             if Carts.remembers, let number = session, let id = raw.sessionID {
@@ -79,7 +81,7 @@ public struct ScannedEvent: Sendable {
     /// more, and its ids and times are read already (making the whole event and copying these
     /// parts out of it was a reference count up and down for each of its strings).
     public func quoteRequest(now: Date) -> QuoteRequest {
-        if let built { return built.quoteRequest(now: now) }
+        if let built { return built.event.quoteRequest(now: now) }
         // The rules were checked in `init`; making the request cannot fail on bytes that passed them.
         return bytes.withUnsafeBufferPointer { input in
             let cursor = JSONTokenCursor(input)
@@ -89,7 +91,7 @@ public struct ScannedEvent: Sendable {
 
     /// The whole event, its strings and cart made now.
     public func event() -> AddressChangeEvent {
-        if let built { return built }
+        if let built { return built.event }
         let facts = Facts(sessionID: sessionID, sequence: sequence, eventID: eventID, currency: currency,
                           occurredAt: occurredAt, replyBy: replyBy)
         // The rules were checked in `init`; building cannot fail on bytes that passed them.
@@ -98,6 +100,12 @@ public struct ScannedEvent: Sendable {
             return raw.withCartCursor(cursor) { raw.build(cursor, $0, facts)! }
         }
     }
+}
+
+/// An event the scan had to build whole to check it.
+final class BuiltEvent: Sendable {
+    let event: AddressChangeEvent
+    init(_ event: AddressChangeEvent) { self.event = event }
 }
 
 /// The fields every event needs before it is quoted, made as soon as the event is read.
@@ -168,13 +176,16 @@ struct RawEvent: Sendable {
             case 9:
                 guard Carts.remembers else { cart = RawCart(&c); return cart != nil }
                 // Only once the session is known (the contract's order puts it first).
-                if let number, let sessionID, let entry = carts.entry(session: number, id: c.slice(sessionID), at: c) {
-                    // The same bytes as the session's last cart: the same positions, and the same verdict.
-                    cart = entry.cart
-                    cartPlain = entry.plain
-                    reusedCart = entry.document
-                    linesHoldIn = entry.linesHoldIn
-                    c.skip(entry.span.count)
+                // The same bytes as the session's last cart: the same positions, and the same verdict.
+                var skipped = 0
+                if let number, let sessionID, carts.withEntry(session: number, id: c.slice(sessionID), at: c, { entry in
+                    cart = entry.pointee.cart
+                    cartPlain = entry.pointee.plain
+                    reusedCart = entry.pointee.document
+                    linesHoldIn = entry.pointee.linesHoldIn
+                    skipped = entry.pointee.span.count
+                }) {
+                    c.skip(skipped)
                     return true
                 }
                 let start = c.offset
