@@ -28,13 +28,13 @@ import Testing
     @Test func theStageBenchPrintsItsHeaderThenOneLineAStage() throws {
         var lines: [String] = []
         StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).run(count: 10) { lines.append($0) }
-        #expect(lines.count == 9)
+        #expect(lines.count == 10)
         #expect(lines[0] == "stages  10 events, 64 distinct (651 bytes each); one thread")
         #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
             "read (scan, then the quote request)     ", "scan only (a superseded event's cost)   ",
             "scan, its cart seen before in the batch ", "decode (full decoder, the fallback)     ", "quote                                   ",
             "encode reply                            ", "worker turn (whole decision, no Kafka)  ",
-            "backlog turn (9 in 10 superseded)       ",
+            "worker turn, one event a turn           ", "backlog turn (9 in 10 superseded)       ",
         ])
     }
 
@@ -42,6 +42,11 @@ import Testing
         let turn = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).workerTurn()
         #expect(turn() == 128)
         #expect(turn() == 128)   // each turn a fresh processor: nothing is stale the second time
+    }
+
+    @Test func aLoneTurnAnswersItsOneEventEveryTimeItComesRound() throws {
+        let turn = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).loneTurn()
+        #expect((0..<128).map { turn($0) } == Array(repeating: 2, count: 128))   // the second round: redeliveries, answered again
     }
 
     @Test func aBacklogTurnAnswersEachOfItsTwoHundredSessionsOnceAndDropsTheRest() throws {

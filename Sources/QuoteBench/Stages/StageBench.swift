@@ -73,6 +73,8 @@ public struct StageBench {
         }
         measure("encode reply", count, line) { i in sink &+= replies[i % replies.count].encode().count }
         measureTurns(count, line) { sink &+= $0 }
+        var lone = loneTurn()
+        measure("worker turn, one event a turn",  count, line) { i in sink &+= lone(i) }
         measureBacklogTurns(count, line) { sink &+= $0 }
         if sink == 42 { line("") }   // keeps the work from being optimised away
     }
@@ -127,6 +129,23 @@ public struct StageBench {
             var processor = EventProcessor(settings: settings, engine: rules, clock: clock)
             var records = 0
             processor.process(batch) { records += $0.chains.reduce(0) { $0 + $1.records.count } }
+            return records
+        }
+    }
+
+    /// A worker below saturation: each turn fetches one record. The 64 events in turn, each its own
+    /// batch, through one processor (a record seen again is its own redelivery, answered again);
+    /// returns how many records the turn would produce.
+    func loneTurn() -> (Int) -> Int {
+        let topics = Topics()
+        let batches = encoded.enumerated().map { n, e in
+            [KafkaMessage(topic: topics.addressChanged, partition: Int32(n % 8), offset: Int64(n), key: e.key, value: e.value)]
+        }
+        var processor = EventProcessor(settings: EventProcessor.Settings(topics: topics, defaultTimeToLive: nil),
+                                       engine: rules, clock: FixedClock(date: events[0].occurredAt))
+        return { i in
+            var records = 0
+            processor.process(batches[i % batches.count]) { records += $0.chains.reduce(0) { $0 + $1.records.count } }
             return records
         }
     }

@@ -302,6 +302,43 @@ import Testing
         #expect(p.gate.trackedSessions == 1)
         #expect(p.gate.entry(session: "x", in: other) != nil)
     }
+
+    /// A turn of one record takes a shorter way (no grouping by session): every kind of record must
+    /// be decided exactly as it is beside another session's record in a batch.
+    @Test func aRecordAloneIsDecidedExactlyAsBesideAnotherSessionsRecord() {
+        var refused = Self.event("a", 6)
+        refused.currency = .eur   // the cart is in dollars: dead-lettered, session and sequence readable
+        var refusedStale = refused
+        refusedStale.sequence = 1
+        let records: [(String, KafkaMessage)] = [
+            ("answered", Self.record(Self.event("a", 3), offset: 10)),
+            ("stale", Self.record(Self.event("a", 1), offset: 11)),
+            ("duplicate", Self.record(Self.event("a", 2), offset: 12)),
+            ("redelivered", Self.record(Self.event("a", 2), offset: 1)),
+            ("refused with a reply", Self.record(refused, offset: 13)),
+            ("refused below the session's newest", Self.record(refusedStale, offset: 14)),
+            ("key mismatch", Self.record(Self.event("a", 7), offset: 15, key: "b")),
+            ("no key", KafkaMessage(topic: Self.tp.topic, partition: Self.tp.partition, offset: 16, key: nil,
+                                    value: Self.event("a", 8).encode())),
+            ("not JSON", Self.raw("garbage", offset: 17, key: "a")),
+            ("expired", Self.record(Self.event("a", 9, occurredAt: WorkerHarness.now.addingTimeInterval(-60)), offset: 18)),
+        ]
+        for (kind, record) in records {
+            var alone = processor(), batched = processor()
+            for p in [0, 1] {
+                // Both know session "a" at sequence 2 (offset 1) and draw the same span ids.
+                var primed = processor()
+                primed.spanIDs = SpanIDGenerator(seed: 7)
+                _ = primed.process([Self.record(Self.event("a", 2), offset: 1)])
+                if p == 0 { alone = primed } else { batched = primed }
+            }
+            let one = alone.process([record])
+            let two = batched.process([record, Self.record(Self.event("z", 1), offset: 99)])
+            #expect(one.count == 1 && two.count == 2, "\(kind)")
+            #expect(one.first == two.first, "\(kind)")
+            #expect(alone.gate.entry(session: "a", in: Self.tp) == batched.gate.entry(session: "a", in: Self.tp), "\(kind)")
+        }
+    }
 }
 
 private extension AddressChangeEvent {
