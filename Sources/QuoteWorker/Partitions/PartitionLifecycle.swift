@@ -32,11 +32,18 @@ public struct PartitionLifecycle: Sendable {
     /// The offset after the last record admitted or held, per partition; set once a record of it
     /// has arrived in this assignment, which is what makes a pause or resume of it safe.
     private var next: [KafkaTopicPartition: Int64] = [:]
+    /// Something `reconcile` reads has changed since it last ran (a phase, a first record, a
+    /// revoke). It runs every loop turn, and when nothing has changed its answer is nothing to do:
+    /// without this it hashed every owned partition three times a turn, once an event at low rates.
+    private var reconcileDue = false
+    private var lastThrottled = false
 
     public init() {}
 
     public var owned: Set<KafkaTopicPartition> { Set(phases.keys) }
     public var restoring: [KafkaTopicPartition] { phases.filter { $0.value == .restoring }.map(\.key).sorted() }
+    /// Whether any partition is restoring, asked every loop turn: no list made, nothing hashed.
+    public var isRestoring: Bool { phases.values.contains(.restoring) }
     public func owns(_ tp: KafkaTopicPartition) -> Bool { phases[tp] != nil }
 
     /// New partitions: they start restoring, unpaused (see above); the first record of one that
@@ -49,6 +56,7 @@ public struct PartitionLifecycle: Sendable {
             held[tp] = nil
             next[tp] = nil
         }
+        reconcileDue = true
     }
 
     /// Their state is in the gate: they may be fetched. Returns the records held for them meanwhile.
@@ -58,6 +66,7 @@ public struct PartitionLifecycle: Sendable {
             phases[tp] = .active
             released += held.removeValue(forKey: tp) ?? []
         }
+        reconcileDue = true
         return released
     }
 
@@ -74,6 +83,7 @@ public struct PartitionLifecycle: Sendable {
             next[tp] = nil
         }
         paused.subtract(partitions)
+        reconcileDue = true
         return fetched
     }
 
@@ -84,14 +94,23 @@ public struct PartitionLifecycle: Sendable {
         // Usually every record is admitted: the batch itself is returned then, and a new array
         // (a copy of each record) is made only from the first record left out.
         var ready: [KafkaMessage]?
+        // A partition's records come in runs: its phase and next offset are looked up once a run
+        // and its next offset written back once (three hashes a record were most of this).
+        var run: (tp: KafkaTopicPartition, phase: Phase?, next: Int64?, advanced: Bool)?
         for i in batch.indices {
-            let tp = batch[i].topicPartition
+            if run == nil || run.unsafelyUnwrapped.tp != batch[i].topicPartition {
+                if let done = run, done.advanced { next[done.tp] = done.next }
+                let tp = batch[i].topicPartition
+                run = (tp, phases[tp], next[tp], false)
+            }
             var admitted = false
-            if let phase = phases[tp], batch[i].offset >= next[tp] ?? .min {
-                next[tp] = batch[i].offset + 1
+            if let phase = run!.phase, batch[i].offset >= run!.next ?? .min {
+                if run!.next == nil { reconcileDue = true }   // its first record: a pause or resume is now safe
+                run!.next = batch[i].offset + 1
+                run!.advanced = true
                 switch phase {
                 case .active: admitted = true
-                case .restoring: held[tp, default: []].append(batch[i])
+                case .restoring: held[run!.tp, default: []].append(batch[i])
                 }
             }
             if admitted {
@@ -101,6 +120,7 @@ public struct PartitionLifecycle: Sendable {
                 ready!.reserveCapacity(batch.count)
             }
         }
+        if let done = run, done.advanced { next[done.tp] = done.next }
         return ready ?? batch
     }
 
@@ -108,6 +128,9 @@ public struct PartitionLifecycle: Sendable {
     /// `throttled`, leaving alone a partition none of whose records has arrived yet (see above).
     /// Applying the answer is the caller's; it is recorded here as done.
     public mutating func reconcile(throttled: Bool) -> (pause: [KafkaTopicPartition], resume: [KafkaTopicPartition]) {
+        guard reconcileDue || throttled != lastThrottled else { return ([], []) }
+        reconcileDue = false
+        lastThrottled = throttled
         var pause: [KafkaTopicPartition] = []
         var resume: [KafkaTopicPartition] = []
         for (tp, phase) in phases {

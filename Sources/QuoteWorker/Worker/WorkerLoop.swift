@@ -64,7 +64,7 @@ final class WorkerLoop {
         while !control.stopRequested && control.fatalError == nil {
             metrics.health.loopTurned()
             pipeline.pump(owned: partitions.owns)
-            let restoring = !partitions.restoring.isEmpty
+            let restoring = partitions.isRestoring
             if restoring { continueRestore() }
             // While restoring, the restore's own read does the waiting.
             handle(partitions.admit(consumer.poll(maxMessages: configuration.maxBatch,
