@@ -18,7 +18,7 @@ enum BenchCommand {
            shipquote bench replay [--events 100000] [--sessions 1000]   a takeover's read of the replay range
            shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
-           shipquote bench stages [--rules FILE] [--events 200000]   decode, quote, encode: µs per event
+           shipquote bench stages [--rules FILE] [--events 200000]   read, quote, encode: µs per event
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...] [--zip-rows 40000]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
            shipquote bench rules --load   load time of generated files: 40k and 400k postal codes, 30k zones
