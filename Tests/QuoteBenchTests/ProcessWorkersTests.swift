@@ -23,6 +23,31 @@ import Testing
         ])
     }
 
+    @Test func aWrappedWorkerIsTheWrappersProgramWithItsWordsThenTheBinaryAndTheWorkersArguments() {
+        let plain = WorkerCommandLine.wrapped([], executable: "/bin/shipquote", arguments: ["run", "--group", "g"])
+        #expect(plain.executable == "/bin/shipquote" && plain.arguments == ["run", "--group", "g"])
+        let wrapped = WorkerCommandLine.wrapped(["/usr/bin/valgrind", "--tool=callgrind"], executable: "/bin/shipquote",
+                                                arguments: ["run", "--group", "g"])
+        #expect(wrapped.executable == "/usr/bin/valgrind")
+        #expect(wrapped.arguments == ["--tool=callgrind", "/bin/shipquote", "run", "--group", "g"])
+    }
+
+    @Test func aWrappersProgramIsFoundAsAShellFindsIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wrap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tool = directory.appendingPathComponent("tracer").path, plain = directory.appendingPathComponent("notes").path
+        try "#!/bin/sh\n".write(toFile: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        try "text".write(toFile: plain, atomically: true, encoding: .utf8)
+        #expect(WorkerCommandLine.locate("tracer", path: "/nonexistent::\(directory.path)") == tool)
+        #expect(WorkerCommandLine.locate(tool, path: nil) == tool)
+        #expect(WorkerCommandLine.locate("tracer", path: "/nonexistent") == nil)
+        #expect(WorkerCommandLine.locate("notes", path: directory.path) == nil)  // not executable
+        #expect(WorkerCommandLine.locate(plain, path: nil) == nil)
+        #expect(WorkerCommandLine.locate("tracer", path: nil) == nil)
+    }
+
     @Test func theLogTellsWhichInputPartitionsAWorkerOwnsWhereItServesMetricsAndTheEchosCounts() {
         var log = WorkerLog(inputTopic: "in")
         log.read(#"{"ts":"x","severity_text":"INFO","body":"partitions assigned","partitions":"in[0],in[3],other[1],in[5]"}"#)
@@ -72,5 +97,11 @@ import Testing
         var settings = BenchSettings()
         settings.processes = true
         #expect(throws: BenchSettingsError("--process needs the shipquote executable's path")) { try settings.validate() }
+        settings = BenchSettings()
+        settings.workerWrapper = ["/usr/bin/strace", "-c"]
+        #expect(throws: BenchSettingsError("--worker-wrapper needs --process")) { try settings.validate() }
+        settings.processes = true
+        settings.executable = "/bin/shipquote"
+        #expect(throws: Never.self) { try settings.validate() }
     }
 }

@@ -40,12 +40,22 @@ import Testing
     }
 
     /// `--process`: the workers are `shipquote run` and `shipquote bench echo-worker` processes,
-    /// their CPU read from /proc, and none is left running after the bench.
-    @Test func withProcessTheWorkersAreProcessesOfTheirOwnAndNoneOutlivesTheBench() throws {
-        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).svg").path
-        defer { try? FileManager.default.removeItem(atPath: svg) }
-        let document = try smallBench(["--process"], svg: svg)
+    /// their CPU read from /proc, and none is left running after the bench. With
+    /// `--worker-wrapper`, each is started through the wrapper (here a script that notes its
+    /// arguments and runs them), which gets the binary and the worker's arguments.
+    @Test func withProcessTheWorkersAreProcessesOfTheirOwnStartedThroughAnyWrapperAndNoneOutlivesTheBench() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svg = directory.appendingPathComponent("latency.svg").path
+        let wrapper = directory.appendingPathComponent("wrap.sh").path, noted = directory.appendingPathComponent("started.txt").path
+        try "#!/bin/sh\necho \"$1 $2 $3\" >> '\(noted)'\nshift\nexec \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        let document = try smallBench(["--process", "--worker-wrapper", "\(wrapper) --marker"], svg: svg)
         #expect((document["settings"] as? [String: Any])?["processes"] as? Bool == true)
+        #expect((document["settings"] as? [String: Any])?["worker_wrapper"] as? [String] == [wrapper, "--marker"])
+        let started = try String(contentsOfFile: noted, encoding: .utf8).split(separator: "\n")
+        #expect(started == ["--marker \(Binary.url.path) bench", "--marker \(Binary.url.path) run"])
         #expect((document["phases"] as? [[String: Any]])?.first?["cpu_scope"] as? String ?? "" == BenchScope.processes)
         // The shipquote phase's counts come from the worker process's /metrics.
         #expect(((document["phases"] as? [[String: Any]])?.last?["events_received"] as? Int ?? 0) >= 600)

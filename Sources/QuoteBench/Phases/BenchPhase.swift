@@ -102,8 +102,9 @@ struct BenchPhase {
             case .echo: WorkerCommandLine.echo(kafka: kafka, inputTopic: topics.addressChanged, replyTopic: topics.quoteReplies,
                                                group: EchoWorkers.group(topics.addressChanged), maxBatch: settings.maxBatch)
             }
-            return try ProcessWorkers(system: system, count: settings.workers, executable: executable, arguments: arguments,
-                                      inputTopic: topics.addressChanged)
+            let started = WorkerCommandLine.wrapped(settings.workerWrapper, executable: executable, arguments: arguments)
+            return try ProcessWorkers(system: system, count: settings.workers, executable: started.executable,
+                                      arguments: started.arguments, inputTopic: topics.addressChanged)
         }
         return switch system {
         case .shipquote: try QuoteWorkers(count: settings.workers, kafka: kafka, topics: topics, engine: context.rules, maxBatch: settings.maxBatch)

@@ -1,10 +1,11 @@
+import Foundation
 import Kafka
 import QuoteContract
 
 /// The command lines `bench --process` starts: the same topics, group, rules, batch size and
 /// librdkafka properties the in-process workers of a phase get, as flags of `shipquote run` (or
 /// of `shipquote bench echo-worker`).
-enum WorkerCommandLine {
+public enum WorkerCommandLine {
     static func shipquote(kafka: KafkaConfiguration, topics: Topics, group: String, rules: String, maxBatch: Int) -> [String] {
         ["run", "--bootstrap-servers", kafka["bootstrap.servers"] ?? "", "--group", group, "--rules", rules,
          "--input-topic", topics.addressChanged, "--reply-topic", topics.quoteReplies,
@@ -19,6 +20,26 @@ enum WorkerCommandLine {
         ["bench", "echo-worker", "--bootstrap-servers", kafka["bootstrap.servers"] ?? "", "--group", group,
          "--input-topic", inputTopic, "--reply-topic", replyTopic, "--max-batch", String(maxBatch)]
             + kafkaFlags(kafka)
+    }
+
+    /// The worker started through `wrapper` (`--worker-wrapper`): the wrapper's program, then its
+    /// arguments, the shipquote binary and the worker's own arguments.
+    static func wrapped(_ wrapper: [String], executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
+        guard let program = wrapper.first else { return (executable, arguments) }
+        return (program, Array(wrapper.dropFirst()) + [executable] + arguments)
+    }
+
+    /// `program`'s absolute path: itself when it names a directory, else the first executable of
+    /// that name in `path`'s directories (as a shell finds it); nil when there is none.
+    public static func locate(_ program: String, path: String?) -> String? {
+        if program.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: program) ? URL(fileURLWithPath: program).path : nil
+        }
+        for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
     }
 
     /// `-X key=value` for every property but `bootstrap.servers` and `group.id` (flags of their own), sorted.

@@ -30,6 +30,9 @@ public struct BenchReport {
         lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s)\(settings.processes ? " as processes" : ""), "
             + "\(settings.sessions) sessions, \(plan.events.count) events (\(plan.burstTurns) burst turns, fraction \(settings.burstFraction)), \(rateText)")
         lines.append("rules \(settings.rulesPath)" + (settings.kafkaAssignments.isEmpty ? "" : "; -X " + settings.kafkaAssignments.joined(separator: " -X ")))
+        if !settings.workerWrapper.isEmpty {
+            lines.append("workers started through: \(settings.workerWrapper.joined(separator: " ")) (their figures are the wrapper's, not the product's)")
+        }
         if let probe {
             lines.append("generator alone (produce-only, rate max): \(Self.count(probe.deliveredRate)) events/s delivered, "
                 + "\(Self.count(probe.handedRate)) events/s handed to the producer" + (probe.failed > 0 ? ", \(probe.failed) failed" : ""))
@@ -83,6 +86,7 @@ public struct BenchReport {
             "max_batch": settings.maxBatch, "kafka": settings.kafkaAssignments,
         ]
         settingsJSON["duration_limit_seconds"] = settings.duration
+        if !settings.workerWrapper.isEmpty { settingsJSON["worker_wrapper"] = settings.workerWrapper }
         var out: [String: Any] = ["settings": settingsJSON, "phases": phases.map(\.json), "comparison": comparison.json]
         if let probe {
             out["generator"] = ["produce_only_delivered_per_second": probe.deliveredRate.rounded(),

@@ -54,6 +54,10 @@ public struct BenchSettings: Sendable {
     public var processes = false
     /// The `shipquote` binary that worker processes are started from (the running one's path).
     public var executable: String?
+    /// `--worker-wrapper`: each worker process is started through this program and its arguments
+    /// (a profiler or tracer: `valgrind --tool=callgrind`, `strace -c -f`), the program as an
+    /// absolute path. Its figures are the wrapped workers', not the product's.
+    public var workerWrapper: [String] = []
 
     public init() {}
 
@@ -67,6 +71,7 @@ public struct BenchSettings: Sendable {
         if compare && rates != [.max] { throw BenchSettingsError("--compare chooses its own rates; drop --rate") }
         if rates.isEmpty { throw BenchSettingsError("--rate needs at least one rate") }
         if processes && executable == nil { throw BenchSettingsError("--process needs the shipquote executable's path") }
+        if !workerWrapper.isEmpty && !processes { throw BenchSettingsError("--worker-wrapper needs --process") }
     }
 
     /// The rates as `--rate` takes them: `max,1000,5000`.

@@ -7,7 +7,8 @@ extension BenchSettings {
     usage: shipquote bench [e2e] [--workers 1] [--rules examples/rules/us-acme.yaml] [--sessions 1000]
                            [--rate max|N[,N...]] [--burst-fraction 0.1] [--events 50000] [--duration 60]
                            [--partitions 8] [--max-batch 2000] [--drain-timeout 30] [--bootstrap-servers HOST:PORT]
-                           [--compare] [--no-echo] [--process] [--json] [--svg FILE] [--no-progress] [-X key=value ...]
+                           [--compare] [--no-echo] [--process [--worker-wrapper 'CMD ARGS']] [--json] [--svg FILE]
+                           [--no-progress] [-X key=value ...]
            shipquote bench takeover [--help]            time for a killed worker's partitions to be answered again
            shipquote bench rules FILE | --generated     quotes per second for a rule set on one thread
            shipquote bench sessions [--count 1000000]   memory per tracked session
@@ -28,6 +29,10 @@ extension BenchSettings {
       processes' /proc/<pid>/stat; in-process runs report the whole bench process's CPU (getrusage,
       generator, reader and the embedded broker included). Workers get SIGTERM at the end of a phase
       and SIGKILL 15 s later if still running.
+      --worker-wrapper 'CMD ARGS' (with --process) starts each worker process as CMD ARGS <shipquote>
+      <its arguments>, to profile or trace the workers as they run: 'valgrind --tool=callgrind
+      --separate-threads=yes', 'strace -c -f -o /tmp/w.txt'. CMD is looked up on PATH; words are split
+      at spaces. The figures are then the wrapped workers' (a profiler slows them), not the product's.
       Targets (issue 12, ratios to the echo in the same run): saturated events/s ≥ 0.7×; at a fixed
       rate p50 ≤ 1.1× and p99 ≤ 1.3×; CPU per answered event ≤ 3×.
       A phase stops producing at --events or --duration, whichever comes first.
@@ -40,7 +45,7 @@ extension BenchSettings {
     init(flags args: [String]) throws {
         let flags = try Arguments(args, valued: ["--bootstrap-servers", "--workers", "--rules", "--sessions", "--rate",
                                                  "--burst-fraction", "--events", "--duration", "--partitions", "--max-batch",
-                                                 "--drain-timeout", "--svg", "-X"],
+                                                 "--drain-timeout", "--svg", "--worker-wrapper", "-X"],
                                   flags: ["--compare", "--no-echo", "--process", "--json", "--no-progress", "--help"])
         if flags.has("--help") { Output.line(Self.help); exit(0) }
         guard flags.positional.isEmpty else { throw Arguments.UsageError(description: "bench: unexpected \(flags.positional[0])\n\n\(Self.help)") }
@@ -64,6 +69,14 @@ extension BenchSettings {
         kafkaAssignments = flags.all("-X")
         processes = flags.has("--process")
         if processes { executable = BenchCommand.ownExecutable }
+        if let text = flags.value("--worker-wrapper") {
+            let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let program = words.first else { throw Arguments.UsageError(description: "--worker-wrapper expects a command") }
+            guard let located = WorkerCommandLine.locate(program, path: ProcessInfo.processInfo.environment["PATH"]) else {
+                throw Arguments.UsageError(description: "--worker-wrapper: \(program) is not an executable file, nor one on PATH")
+            }
+            workerWrapper = [located] + words.dropFirst()
+        }
         try validate()
     }
 
