@@ -66,6 +66,35 @@ struct ReplyEncodingTests {
         #expect(text(reply).contains(#"{"currency":"\#(currency.code)","value":"\#(value)"}"#))
     }
 
+    @Test("a method's items equal to the update's at their place are written the same, escapes and all")
+    func repeatedItemsAreWrittenAlike() {
+        let usd = ReplyFixtures.usd
+        let top = [SummaryItem(id: "subtotal", label: "Sub", amount: usd(100)),
+                   SummaryItem(id: "tax", label: "Tax \"VAT\"", amount: usd(-2)),
+                   SummaryItem(id: "total", label: "Shop", amount: usd(98))]
+        let update = ShippingUpdate(summaryItems: top, shippingMethods: [
+            ShippingMethod(id: "a", label: "A", amount: usd(0), summaryItems: top),
+            ShippingMethod(id: "b", label: "B", amount: usd(5), summaryItems: [
+                top[0], SummaryItem(id: "tax", label: "Tax \"VAT\"", amount: usd(-3)), SummaryItem(id: "total", label: "Shop", amount: usd(102)),
+                top[2]]),
+            ShippingMethod(id: "c", label: "C", amount: usd(1), summaryItems: [top[1]]),
+        ])
+        let sub = #"{"id":"subtotal","label":"Sub","amount":{"currency":"USD","value":"1.00"}}"#
+        let tax = #"{"id":"tax","label":"Tax \"VAT\"","amount":{"currency":"USD","value":"-0.02"}}"#
+        let total = #"{"id":"total","label":"Shop","amount":{"currency":"USD","value":"0.98"}}"#
+        let expected = #"{"version":1,"session_id":"s-1","sequence":7,"event_id":"e-1","outcome":"update","update":{"summary_items":["#
+            + "\(sub),\(tax),\(total)"
+            + #"],"shipping_methods":[{"id":"a","label":"A","amount":{"currency":"USD","value":"0.00"},"summary_items":["#
+            + "\(sub),\(tax),\(total)"
+            + #"]},{"id":"b","label":"B","amount":{"currency":"USD","value":"0.05"},"summary_items":["#
+            + #"\#(sub),{"id":"tax","label":"Tax \"VAT\"","amount":{"currency":"USD","value":"-0.03"}},{"id":"total","label":"Shop","amount":{"currency":"USD","value":"1.02"}},\#(total)"#
+            + #"]},{"id":"c","label":"C","amount":{"currency":"USD","value":"0.01"},"summary_items":["#
+            + tax
+            + #"]}],"errors":[]},"rules_version":"sha256:3f1c","computed_at":"2026-10-10T12:00:00.140Z"}"#
+        let reply = ReplyFixtures.reply(.update(update))
+        #expect(text(reply) == expected)
+    }
+
     @Test("labels are escaped, not altered")
     func escapesLabels() throws {
         let update = ShippingUpdate(summaryItems: [SummaryItem(id: "total", label: "\"Bob's\" Café \\ Shop", amount: ReplyFixtures.usd(1))])

@@ -1,5 +1,6 @@
 import CRdKafka
 import Foundation
+import Synchronization
 
 /// A member of a consumer group, or a reader of partitions assigned by hand. The configuration is
 /// taken as given: what to commit, where a new group starts and which assignor to use are the
@@ -14,6 +15,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     private var abandoned = false
     private let hasGroup: Bool
     private let consumerQueue: OpaquePointer?
+    /// The topic of the last record polled, as a handle and its name (see `poll`).
+    private let lastTopicName = Mutex<PolledTopic?>(nil)
 
     public init(configuration: KafkaConfiguration, log: KafkaLogSink? = nil,
                 onError: (@Sendable (KafkaError) -> Void)? = nil,
@@ -93,8 +96,10 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func poll(maxMessages: Int, timeoutMs: Int32) -> [KafkaMessage] {
         var batch: [KafkaMessage] = []
         var wait = timeoutMs
-        // A batch comes from a topic or two: its name is made into a String once, not per record.
-        var lastTopic: (handle: OpaquePointer, name: String)?
+        // Records come from a topic or two: a topic's name is made into a String once, not per
+        // record (nor per poll, which below saturation brings one record).
+        var lastTopic = lastTopicName.withLock { $0 }
+        defer { lastTopicName.withLock { $0 = lastTopic } }
         while batch.count < maxMessages {
             guard let raw = rd_kafka_consumer_poll(rk, wait) else { break }
             wait = 0
@@ -112,14 +117,16 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     private static func copy(_ raw: UnsafeMutablePointer<rd_kafka_message_t>,
-                             lastTopic: inout (handle: OpaquePointer, name: String)?) -> KafkaMessage {
+                             lastTopic: inout PolledTopic?) -> KafkaMessage {
         let m = raw.pointee
         let topic: String
-        if let last = lastTopic, last.handle == m.rkt {
+        let cName = rd_kafka_topic_name(m.rkt)
+        // The name is compared too: a freed topic handle's address may come back as another topic's.
+        if let last = lastTopic, last.handle == m.rkt, let cName, last.name.withCString({ strcmp($0, cName) == 0 }) {
             topic = last.name
         } else {
-            topic = String(cString: rd_kafka_topic_name(m.rkt))
-            lastTopic = (m.rkt, topic)
+            topic = cName.map { String(cString: $0) } ?? ""
+            lastTopic = PolledTopic(handle: m.rkt, name: topic)
         }
         let key: [UInt8]? = m.key.map { Array(UnsafeRawBufferPointer(start: $0, count: m.key_len)) }
         let value: [UInt8] = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: m.len)) } ?? []
@@ -268,4 +275,10 @@ final class ConsumerCallbacks: ClientCallbacks, @unchecked Sendable {
         self.onRebalance = onRebalance
         super.init(log: log, onError: onError)
     }
+}
+
+/// A polled record's topic: librdkafka's handle (only compared, never used) and the name.
+struct PolledTopic: @unchecked Sendable {
+    let handle: OpaquePointer
+    let name: String
 }

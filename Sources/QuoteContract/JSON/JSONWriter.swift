@@ -354,6 +354,29 @@ public struct JSONWriter: Sendable {
 
     // MARK: bytes
 
+    /// How many bytes are written so far: where the next value begins (after its comma, if any).
+    var position: Int { length }
+
+    /// Where a value written from `start` begins: after the comma that separated it, if one did.
+    func fragmentStart(from start: Int) -> Int {
+        start < length && storage[start] == UInt8(ascii: ",") ? start + 1 : start
+    }
+
+    /// A value already written at `range` (a whole value, written earlier by this writer), written
+    /// again here as the next value.
+    mutating func copyFragment(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= length, "a fragment copied is one already written")
+        let comma = needsComma, back = length - range.lowerBound
+        fragment(capacity: range.count + 1) { out in
+            var k = 0
+            if comma { out[0] = UInt8(ascii: ","); k = 1 }
+            // `out` is where `length` is, past every byte written: source and copy never overlap.
+            (out + k).update(from: out - back, count: range.count)
+            return k + range.count
+        }
+        needsComma = true
+    }
+
     /// Room for `count` more bytes after `length`.
     private mutating func reserve(_ count: Int) {
         let needed = length + count

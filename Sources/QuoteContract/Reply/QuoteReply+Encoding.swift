@@ -41,9 +41,18 @@ extension QuoteReply {
 
 extension JSONWriter {
     mutating func update(_ update: ShippingUpdate) {
+        // Where each of the update's own summary items was written: a method's breakdown repeats
+        // most of them (subtotal, discount, often the tax; all of them for the method shown first),
+        // and an equal item is copied from there rather than formatted again.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: update.summaryItems.count) { written in
+            self.update(update, written: written)
+        }
+    }
+
+    private mutating func update(_ update: ShippingUpdate, written: UnsafeMutableBufferPointer<Range<Int>>) {
         beginObject()
         key("summary_items")
-        summaryItems(update.summaryItems)
+        summaryItems(update.summaryItems, noting: written)
         key("shipping_methods")
         beginArray()
         for method in update.shippingMethods {
@@ -63,7 +72,7 @@ extension JSONWriter {
                 endObject()
             }
             key("summary_items")
-            summaryItems(method.summaryItems)
+            summaryItems(method.summaryItems, copyingEqualItemsOf: update.summaryItems, writtenAt: UnsafeBufferPointer(written))
             endObject()
         }
         endArray()
@@ -90,20 +99,43 @@ extension JSONWriter {
         }
     }
 
-    mutating func summaryItems(_ items: [SummaryItem]) {
+    /// The list, each item's bytes (without a separating comma) noted in `written`, which holds
+    /// at least as many ranges as there are items.
+    mutating func summaryItems(_ items: [SummaryItem], noting written: UnsafeMutableBufferPointer<Range<Int>>) {
         beginArray()
         // By index: a `for item in` copies each item, two string references counted up and down.
+        for i in items.indices { written[i] = summaryItem(items[i]) }
+        endArray()
+    }
+
+    /// The list, where an item equals the one at its place in `earlier` (whose bytes are at
+    /// `writtenAt`) copying those bytes.
+    mutating func summaryItems(_ items: [SummaryItem], copyingEqualItemsOf earlier: [SummaryItem],
+                               writtenAt: UnsafeBufferPointer<Range<Int>>) {
+        beginArray()
         for i in items.indices {
-            let money = items[i].amount
-            if idLabelAmountObject(id: items[i].id, label: items[i].label, letters: money.currency.codeBytes,
-                                   minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits) { continue }
+            if i < earlier.count && items[i] == earlier[i] {
+                copyFragment(writtenAt[i])
+            } else {
+                _ = summaryItem(items[i])
+            }
+        }
+        endArray()
+    }
+
+    /// One item; returns where its bytes are (after any separating comma).
+    private mutating func summaryItem(_ item: SummaryItem) -> Range<Int> {
+        let start = position
+        let money = item.amount
+        if !idLabelAmountObject(id: item.id, label: item.label, letters: money.currency.codeBytes,
+                                minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits) {
             beginObject()
-            field("id", items[i].id)
-            field("label", items[i].label)
+            field("id", item.id)
+            field("label", item.label)
             key("amount")
             amount(money)
             endObject()
         }
-        endArray()
+        return fragmentStart(from: start)..<position
     }
 }

@@ -34,8 +34,9 @@ public struct OffsetTracker: Sendable {
 
     /// One delivery of the record at `offset` has been reported.
     public mutating func finishDelivery(_ tp: KafkaTopicPartition, offset: Int64) {
-        guard partitions[tp] != nil else { return }  // the partition was revoked meanwhile
-        Self.finishDelivery(&partitions[tp, default: PartitionProgress()], offset: offset)
+        // Found once and changed where it lies; absent when the partition was revoked meanwhile.
+        guard let i = partitions.index(forKey: tp) else { return }
+        Self.finishDelivery(&partitions.values[i], offset: offset)
     }
 
     private static func finishDelivery(_ p: inout PartitionProgress, offset: Int64) {

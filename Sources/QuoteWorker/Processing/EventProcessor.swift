@@ -173,14 +173,15 @@ public struct EventProcessor {
             ProcessedRecord(source: tp, offset: message.offset, disposition: .dropped(reason), chains: chains,
                             sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
         }
-        if case .drop(let reason) = gate.verdict(session: event.sessionID, sequence: event.sequence, offset: message.offset, in: tp) {
-            return dropped(reason)
-        }
         let newestKnown = replayRanges.isEmpty ? newestInBatch
             : max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: message.offset) ?? .min)
-        if event.sequence < newestKnown { return dropped(.superseded) }
-        let entry = gate.take(session: event.sessionID, sequence: event.sequence, offset: message.offset,
-                              nowMs: RFC3339.epochMilliseconds(now), in: tp)
+        // Stale or duplicate first, then superseded, then taken: SequenceGate.admit.
+        let entry: SequenceGate.Entry
+        switch gate.admit(session: event.sessionID, sequence: event.sequence, offset: message.offset, newestKnown: newestKnown,
+                          nowMs: RFC3339.epochMilliseconds(now), in: tp) {
+        case .dropped(let reason): return dropped(reason)
+        case .taken(let taken): entry = taken
+        }
         let state = stateRecord(event.sessionID, entry, tp)
         if isExpired(event, now: now) { return dropped(.expired, [DeliveryChain([state])]) }
 

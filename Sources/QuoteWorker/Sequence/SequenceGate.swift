@@ -14,10 +14,19 @@ public struct SequenceGate: Sendable {
         case drop(DropReason)
     }
 
+    /// What `admit` did with an event: took it (the session's new entry) or dropped it.
+    public enum Admission: Equatable, Sendable {
+        case taken(Entry)
+        case dropped(DropReason)
+    }
+
     /// What is remembered of one session, as the state topic holds it.
     public typealias Entry = SessionState
 
     private var sessions: [Int32: [String: Entry]] = [:]
+    /// The session whose entry was stored last, when nothing has changed since: `isLatest` asked
+    /// for it just after its quote (the contract's rule 2) is answered without hashing the id again.
+    private var lastStored: (partition: Int32, session: String, sequence: Int64)?
 
     public init() {}
 
@@ -35,29 +44,55 @@ public struct SequenceGate: Sendable {
                               in partition: KafkaTopicPartition) -> Entry {
         let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
         // Read and written in one access: the session id is hashed once.
-        return Self.update(&sessions[partition.partition, default: [:]][session]) { slot in
+        let kept = Self.update(&sessions[partition.partition, default: [:]][session]) { slot in
             if let old = slot, old.sequence > sequence { return old }
             slot = entry
             return entry
         }
+        if kept == entry { lastStored = (partition.partition, session, sequence) }
+        return kept
+    }
+
+    /// `verdict`, then a drop as `superseded` when `sequence` is below `newestKnown` (a newer event
+    /// of the session is in the batch or the replay range), then `take`: an answered event's whole
+    /// passage through the gate in one access to its session's entry (the id hashed once, not twice).
+    public mutating func admit(session: String, sequence: Int64, offset: Int64, newestKnown: Int64, nowMs: Int64,
+                               in partition: KafkaTopicPartition) -> Admission {
+        let admitted = Self.update(&sessions[partition.partition, default: [:]][session]) { slot -> Admission in
+            if let seen = slot {
+                if sequence < seen.sequence { return .dropped(.stale) }
+                if sequence == seen.sequence && offset != seen.sourceOffset { return .dropped(.duplicate) }
+            }
+            if sequence < newestKnown { return .dropped(.superseded) }
+            let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
+            slot = entry
+            return .taken(entry)
+        }
+        if case .taken = admitted { lastStored = (partition.partition, session, sequence) }
+        return admitted
     }
 
     private static func update<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result { body(&value) }
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
     public func isLatest(session: String, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
-        (sessions[partition.partition]?[session]?.sequence ?? 0) <= sequence
+        if let last = lastStored, last.sequence == sequence, last.partition == partition.partition, last.session == session {
+            return true
+        }
+        return (sessions[partition.partition]?[session]?.sequence ?? 0) <= sequence
     }
 
     public func entry(session: String, in partition: KafkaTopicPartition) -> Entry? { sessions[partition.partition]?[session] }
 
     /// Sets a partition's state as read back from the state topic.
     public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: Entry]) {
+        lastStored = nil
         sessions[partition.partition] = entries
     }
 
     /// Drops a partition's state when the partition goes to another worker.
     public mutating func forget(_ partitions: [KafkaTopicPartition]) {
+        lastStored = nil
         for p in partitions { sessions[p.partition] = nil }
     }
 
@@ -65,6 +100,7 @@ public struct SequenceGate: Sendable {
     /// their state can be deleted.
     public mutating func evictIdle(before cutoffMs: Int64) -> [(partition: Int32, session: String)] {
         var evicted: [(partition: Int32, session: String)] = []
+        lastStored = nil
         for (partition, entries) in sessions {
             let idle = entries.filter { $0.value.lastSeenMs < cutoffMs }
             guard !idle.isEmpty else { continue }

@@ -33,6 +33,70 @@ import Testing
         #expect(gate.trackedSessions == 0)
     }
 
+    @Test func admittingChecksStaleAndDuplicateBeforeSupersededAndTakesOnlyWhatPasses() {
+        var gate = SequenceGate()
+        let first = gate.admit(session: "s", sequence: 3, offset: 10, newestKnown: .min, nowMs: 100, in: Self.p0)
+        #expect(first == .taken(SequenceGate.Entry(sequence: 3, sourceOffset: 10, lastSeenMs: 100)))
+        // Stale and duplicate are told before superseded, and none of them changes the entry.
+        #expect(gate.admit(session: "s", sequence: 2, offset: 11, newestKnown: 9, nowMs: 200, in: Self.p0) == .dropped(.stale))
+        #expect(gate.admit(session: "s", sequence: 3, offset: 12, newestKnown: 9, nowMs: 200, in: Self.p0) == .dropped(.duplicate))
+        #expect(gate.admit(session: "s", sequence: 4, offset: 13, newestKnown: 5, nowMs: 200, in: Self.p0) == .dropped(.superseded))
+        #expect(gate.admit(session: "new", sequence: 1, offset: 14, newestKnown: 2, nowMs: 200, in: Self.p0) == .dropped(.superseded))
+        #expect(gate.entry(session: "s", in: Self.p0) == SequenceGate.Entry(sequence: 3, sourceOffset: 10, lastSeenMs: 100))
+        #expect(gate.entry(session: "new", in: Self.p0) == nil)
+        // A replay of the very record taken is taken again; the newest known may equal the sequence.
+        #expect(gate.admit(session: "s", sequence: 3, offset: 10, newestKnown: 3, nowMs: 300, in: Self.p0)
+            == .taken(SequenceGate.Entry(sequence: 3, sourceOffset: 10, lastSeenMs: 300)))
+        #expect(gate.trackedSessions == 1)
+    }
+
+    /// Admitting is verdict, the superseded check and take in one access: over random events,
+    /// restores, revokes and evictions, both ways leave the same verdicts and entries, and
+    /// `isLatest` (which remembers the entry stored last) always agrees with the entries.
+    @Test func admittingAndAskingIsLatestAgreeWithVerdictTakeAndTheEntriesOverRandomHistories() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var admitted = SequenceGate(), stepwise = SequenceGate()
+            let partitions = [Self.p0, Self.p1], sessions = ["a", "b", "c"]
+            for step in 0..<60 {
+                let tp = partitions.randomElement(using: &random)!, session = sessions.randomElement(using: &random)!
+                let sequence = Int64.random(in: 1...8, using: &random), offset = Int64.random(in: 0...5, using: &random)
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0:
+                    let entries = ["a": SequenceGate.Entry(sequence: Int64.random(in: 1...8, using: &random), sourceOffset: 0, lastSeenMs: 0)]
+                    admitted.restore(tp, entries); stepwise.restore(tp, entries)
+                case 1: admitted.forget([tp]); stepwise.forget([tp])
+                case 2: _ = admitted.evictIdle(before: Int64(step - 10)); _ = stepwise.evictIdle(before: Int64(step - 10))
+                case 3:
+                    admitted.take(session: session, sequence: sequence, offset: offset, nowMs: Int64(step), in: tp)
+                    stepwise.take(session: session, sequence: sequence, offset: offset, nowMs: Int64(step), in: tp)
+                default:
+                    let newestKnown = Bool.random(using: &random) ? Int64.min : Int64.random(in: 1...8, using: &random)
+                    let result = admitted.admit(session: session, sequence: sequence, offset: offset, newestKnown: newestKnown,
+                                                nowMs: Int64(step), in: tp)
+                    let expected: SequenceGate.Admission
+                    if case .drop(let reason) = stepwise.verdict(session: session, sequence: sequence, offset: offset, in: tp) {
+                        expected = .dropped(reason)
+                    } else if sequence < newestKnown {
+                        expected = .dropped(.superseded)
+                    } else {
+                        expected = .taken(stepwise.take(session: session, sequence: sequence, offset: offset, nowMs: Int64(step), in: tp))
+                    }
+                    #expect(result == expected)
+                }
+                for p in partitions {
+                    for name in sessions {
+                        #expect(admitted.entry(session: name, in: p) == stepwise.entry(session: name, in: p))
+                        for asked in Int64(1)...8 {
+                            let newest = admitted.entry(session: name, in: p)?.sequence ?? 0
+                            #expect(admitted.isLatest(session: name, sequence: asked, in: p) == (newest <= asked))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func idleSessionsAreEvictedAndNamed() {
         var gate = SequenceGate()
         gate.take(session: "old", sequence: 1, offset: 1, nowMs: 100, in: Self.p0)
