@@ -43,6 +43,8 @@ public final class DeliveryPipeline {
     private var awaitingHead = 0
     /// Links whose delivery failed for a reason a retry may cure.
     private var retries: [(link: Link, error: KafkaError)] = []
+    /// The outcomes `pump` takes from the inbox, kept between turns so that taking them allocates nothing.
+    private var taken: [(Link, KafkaDeliveryReport)] = []
 
     /// `wake` runs on the reporting thread after an outcome is recorded that the loop should act on
     /// soon (a chain's next record, a failure, room for records that wait): it should make the loop
@@ -69,7 +71,9 @@ public final class DeliveryPipeline {
     /// Handles the delivery outcomes recorded since the last call, then produces what waits for
     /// room and what is to be retried, for the partitions `owned` says are still this worker's.
     public func pump(owned: (KafkaTopicPartition) -> Bool) {
-        for (link, report) in inbox.takeAll() { handle(link, report) }
+        inbox.takeAll(into: &taken)
+        for i in taken.indices { handle(taken[i].0, taken[i].1) }
+        taken.removeAll(keepingCapacity: true)
         while awaitingHead < awaitingRoom.count {
             let link = awaitingRoom[awaitingHead]
             if owned(link.source) {
@@ -189,8 +193,11 @@ public final class DeliveryPipeline {
             if failed || link.index + 1 < link.chain.records.count || wakeOnEveryReport.load(ordering: .relaxed) { wake() }
         }
 
-        func takeAll() -> [(Link, KafkaDeliveryReport)] {
-            reports.withLock { r in defer { r.removeAll(keepingCapacity: true) }; return r }
+        /// Swaps the outcomes recorded so far into `out` (which must be empty) for its buffer: a
+        /// copy out would leave the inbox's buffer shared, and emptying it would allocate a new one.
+        func takeAll(into out: inout [(Link, KafkaDeliveryReport)]) {
+            precondition(out.isEmpty, "outcomes are taken into an empty list")
+            reports.withLock { swap(&$0, &out) }
         }
     }
 }
