@@ -32,10 +32,16 @@ public struct SequenceGate: Sendable {
 
     /// What to do with the record at `offset` carrying `sequence` of `session`, without recording anything.
     public func verdict(session: String, sequence: Int64, offset: Int64, in partition: KafkaTopicPartition) -> Verdict {
-        guard let seen = sessions[partition.partition]?[session] else { return .take }
-        if sequence < seen.sequence { return .drop(.stale) }
-        if sequence == seen.sequence { return offset == seen.sourceOffset ? .take : .drop(.duplicate) }
-        return .take
+        Self.drop(sequence: sequence, offset: offset, seen: sessions[partition.partition]?[session]).map { .drop($0) } ?? .take
+    }
+
+    /// Why a record is dropped against the session's entry `seen`: an older sequence is stale, the
+    /// same sequence from another record a duplicate (the very record again, a replay, is taken).
+    private static func drop(sequence: Int64, offset: Int64, seen: Entry?) -> DropReason? {
+        guard let seen else { return nil }
+        if sequence < seen.sequence { return .stale }
+        if sequence == seen.sequence && offset != seen.sourceOffset { return .duplicate }
+        return nil
     }
 
     /// Records that `sequence` is the newest the worker has taken for `session`.
@@ -59,10 +65,7 @@ public struct SequenceGate: Sendable {
     public mutating func admit(session: String, sequence: Int64, offset: Int64, newestKnown: Int64, nowMs: Int64,
                                in partition: KafkaTopicPartition) -> Admission {
         let admitted = Self.update(&sessions[partition.partition, default: [:]][session]) { slot -> Admission in
-            if let seen = slot {
-                if sequence < seen.sequence { return .dropped(.stale) }
-                if sequence == seen.sequence && offset != seen.sourceOffset { return .dropped(.duplicate) }
-            }
+            if let reason = Self.drop(sequence: sequence, offset: offset, seen: slot) { return .dropped(reason) }
             if sequence < newestKnown { return .dropped(.superseded) }
             let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
             slot = entry
