@@ -18,7 +18,7 @@ enum BenchCommand {
            shipquote bench replay [--events 100000] [--sessions 1000]   a takeover's read of the replay range
            shipquote bench takeover [--workers 3] [--rate 1500] [--events 24000] [--sessions 3000] ...
            shipquote bench sessions [--count 1000000]
-           shipquote bench stages [--rules FILE] [--events 200000]   read, quote, encode: µs per event
+           shipquote bench stages [--rules FILE] [--events 200000] [--stage NAME]   read, quote, encode: µs per event
            shipquote bench rules FILE [--quotes N] [--address C/S/P/CITY ...] [--zip-rows 40000]
            shipquote bench rules --generated [--zones 1000] [--methods 50] [--quotes N]
            shipquote bench rules --load   load time of generated files: 40k and 400k postal codes, 30k zones
@@ -123,12 +123,20 @@ enum BenchCommand {
     }
 
     private static func stages(_ args: [String]) throws {
-        let flags = try Arguments(args, valued: ["--rules", "--events"], flags: ["--help"])
-        if flags.has("--help") { return Output.line("usage: shipquote bench stages [--rules examples/rules/us-acme.yaml] [--events 200000]") }
+        let flags = try Arguments(args, valued: ["--rules", "--events", "--stage"], flags: ["--help"])
+        if flags.has("--help") {
+            return Output.line("usage: shipquote bench stages [--rules examples/rules/us-acme.yaml] [--events 200000] [--stage NAME]\n"
+                + "  --stage NAME  only the stages whose name starts with NAME (read, scan, decode, quote, encode, worker turn, backlog),\n"
+                + "                so that a profiler (valgrind --tool=callgrind, perf) counts that stage alone")
+        }
         let count = try flags.int("--events") ?? 200_000
         guard count > 0 else { Output.fail("bench stages: --events must be positive") }
+        let only = flags.value("--stage")
+        if let only, !StageBench.names(only) {
+            Output.fail("bench stages: no stage's name starts with \"\(only)\" (the stages: \(StageBench.stageNames.joined(separator: "; ")))")
+        }
         let rules = try RuleLibrary.load(path: flags.value("--rules") ?? "examples/rules/us-acme.yaml")
-        StageBench(rules: rules).run(count: count, line: Output.line)
+        StageBench(rules: rules).run(count: count, only: only, line: Output.line)
     }
 
     private static func sessions(_ args: [String]) throws {

@@ -8,6 +8,9 @@ struct DetailTemplate: Sendable {
     }
 
     let parts: [Part]
+    /// The whole text when it has no date to fill in (nearly every template): a quote hands it
+    /// over as it is instead of concatenating it anew.
+    private let constant: String?
 
     init(_ template: String, transit: ClosedRange<Int>?) {
         var text = template
@@ -26,9 +29,15 @@ struct DetailTemplate: Sendable {
         }
         if !rest.isEmpty { parts.append(.text(String(rest))) }
         self.parts = parts
+        switch parts.count {
+        case 0: constant = ""
+        case 1: if case .text(let t) = parts[0] { constant = t } else { constant = nil }
+        default: constant = nil
+        }
     }
 
     func render(_ estimate: DeliveryEstimate?) -> String {
+        if let constant { return constant }
         var result = ""
         for part in parts {
             switch part {
