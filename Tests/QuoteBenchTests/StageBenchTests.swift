@@ -38,6 +38,33 @@ import Testing
         ])
     }
 
+    @Test func aStageNamedByTheFirstWordsOfItsNameRunsAloneAfterTheHeader() throws {
+        let bench = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath))
+        var lines: [String] = []
+        bench.run(count: 10, only: "quote") { lines.append($0) }
+        #expect(lines.count == 2)
+        #expect(lines[0] == "stages  10 events, 64 distinct (651 bytes each); one thread")
+        #expect(lines[1].hasPrefix("quote                                   "))
+        lines = []
+        bench.run(count: 10, only: "worker turn") { lines.append($0) }
+        #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
+            "worker turn (whole decision, no Kafka)  ", "worker turn, one event a turn           ",
+        ])
+        lines = []
+        bench.run(count: 10, only: "scan") { lines.append($0) }
+        #expect(lines.dropFirst().map { String($0.prefix(40)) } == [
+            "scan only (a superseded event's cost)   ", "scan, its cart seen before in the batch ",
+        ])
+    }
+
+    @Test func aStageWordThatNamesNoStageIsRefusedAndOneThatDoesIsTaken() {
+        #expect(StageBench.names("backlog"))
+        #expect(StageBench.names("encode reply"))
+        #expect(!StageBench.names("Quote"))
+        #expect(!StageBench.names("turn"))
+        #expect(StageBench.stageNames.count == 9)
+    }
+
     @Test func aWorkerTurnAnswersEachOfTheSixtyFourEventsWithAStateRecordAndAReply() throws {
         let turn = StageBench(rules: try RuleLibrary.load(path: Self.rulesPath)).workerTurn()
         #expect(turn() == 128)

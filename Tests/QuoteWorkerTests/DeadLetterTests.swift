@@ -22,10 +22,9 @@ import Testing
         func json(_ session: String, _ edit: (String) -> String) -> [UInt8] {
             Array(edit(String(decoding: h.event(session: session, sequence: 3).encode(), as: UTF8.self)).utf8)
         }
-        var manyItems = Cart.twoShirts
-        manyItems.items = (0..<101).map { i in
+        let manyItems = Cart(items: (0..<101).map { i in
             CartItem(id: "sku-\(i)", label: "Item", quantity: 1, unitAmount: Money(minorUnits: 100, currency: .usd))
-        }
+        }, discounts: Cart.twoShirts.discounts, subtotal: Cart.twoShirts.subtotal)
         var tooMany = h.event(session: "s-limit", sequence: 3)
         tooMany.cart = manyItems
         let huge = "{\"version\":1,\"session_id\":\"s-huge\",\"pad\":\"" + String(repeating: "x", count: 1_048_576) + "\"}"

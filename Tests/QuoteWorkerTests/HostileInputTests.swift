@@ -69,7 +69,12 @@ import Testing
         // After the corpus: an event with the same recognisable address and cart, and an ordinary one.
         var secretive = harness.event(session: "h-valid-secret", sequence: 1)
         secretive.shippingAddress = PartialAddress(city: "Zyxwvutopolis", state: "CA", postalCode: "ZZ9 9ZZ", countryCode: "US")
-        secretive.cart.items[0].label = "SecretWidget"
+        let shown = secretive.cart.items[0]
+        secretive.cart = Cart(items: [CartItem(id: shown.id, label: "SecretWidget", quantity: shown.quantity, unitAmount: shown.unitAmount,
+                                               taxCategory: shown.taxCategory, weightGrams: shown.weightGrams,
+                                               shippingClass: shown.shippingClass, dimensions: shown.dimensions)]
+                                  + secretive.cart.items.dropFirst(),
+                              discounts: secretive.cart.discounts, subtotal: secretive.cart.subtotal)
         harness.produce([harness.record(secretive), harness.record(harness.event(session: "h-good", sequence: 1))])
         let metrics = harness.awaitFinished(cases.count + 2)
         let memoryAfter = ResidentMemory.kibibytes()

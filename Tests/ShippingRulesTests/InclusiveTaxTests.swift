@@ -76,8 +76,8 @@ struct InclusiveTaxTests {
           included_in_prices: true
           layers: [{ id: vat, label: VAT, zone: { country: GB }, rate: 20%, categories: { books: 5% } }]
         """, level: "total")
-        var c = cart("10.00")
-        c.items.append(CartItem(id: "b", label: "Book", quantity: 1, unitAmount: gbp("10.50"), taxCategory: "books"))
+        let c = cart("10.00").with(items: cart("10.00").items
+                                       + [CartItem(id: "b", label: "Book", quantity: 1, unitAmount: gbp("10.50"), taxCategory: "books")])
         // 10.00 × 20/120 = 1.6666…; 10.50 × 5/105 = 0.50 exactly: 2.1666… → 2.17
         #expect(try quote(set, c).summaryItems.first { $0.id == "tax-included" }?.label == "Includes Tax GBP 2.17")
     }

@@ -70,8 +70,7 @@ import Testing
         shipping_methods:
           - { id: takkyubin, label: Takkyubin, price: 0 }
         """, head: "version: 1\npayee: Sakura Tea\ncurrencies: [JPY]\n")
-        var request = Self.request()
-        request.cart.items.removeLast()
+        let request = Self.request().with(cart: Self.request().cart.with(items: Array(Self.request().cart.items.dropLast())))
         let update = try #require(rules.quote(request).update)
         // The default label has no {rate}: the rate joins the tax's name. 1012 × 8/108 = 74.9… → 74.
         #expect(update.summaryItems.lines.filter { $0.hasPrefix("tax") } == ["tax-included-8 Includes Tax 8% JPY 74 0"])

@@ -22,21 +22,18 @@ struct RuleLibraryTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let library = try RuleLibrary.load(path: path)
         #expect(library.ruleSets.map(\.merchant) == ["acme", "zenith"])
-        var request = Fixture.request(address: PartialAddress(countryCode: "US"), selected: nil)
-        request.merchant = "zenith"
-        #expect(library.quote(request).update?.summaryItems.last?.label == "zenith")
-        request.merchant = "nobody"
-        #expect(library.quote(request) == .rejected(QuoteRejection(code: "MERCHANT_UNKNOWN", message: "no rules are loaded for this merchant")))
-        request.merchant = nil
-        guard case .rejected(let rejection) = library.quote(request) else { Issue.record("expected a rejection"); return }
+        let request = Fixture.request(address: PartialAddress(countryCode: "US"), selected: nil)
+        #expect(library.quote(request.with(merchant: "zenith")).update?.summaryItems.last?.label == "zenith")
+        #expect(library.quote(request.with(merchant: "nobody"))
+                == .rejected(QuoteRejection(code: "MERCHANT_UNKNOWN", message: "no rules are loaded for this merchant")))
+        guard case .rejected(let rejection) = library.quote(request.with(merchant: nil)) else { Issue.record("expected a rejection"); return }
         #expect(rejection.code == "MERCHANT_REQUIRED")
         #expect(library.version.hasPrefix("sha256:") && library.version != library.ruleSets[0].version)
     }
 
     @Test func oneRuleSetServesEveryRequest() throws {
         let library = try RuleLibrary([Fixture.rules("shipping_methods: [{id: flat, label: Flat, price: 5.00}]\n")])
-        var request = Fixture.request(address: PartialAddress(countryCode: "US"), selected: nil)
-        request.merchant = nil
+        let request = Fixture.request(address: PartialAddress(countryCode: "US"), selected: nil).with(merchant: nil)
         #expect(library.quote(request).update != nil)
         #expect(library.version == library.ruleSets[0].version)
     }

@@ -69,3 +69,21 @@ extension Array where Element == SummaryItem {
     /// `["subtotal Subtotal 50.00", …]`: compares a whole breakdown in one assertion.
     var lines: [String] { map { "\($0.id) \($0.label) \($0.amount.decimalString)" } }
 }
+
+/// The request and cart types hold constants (their initializers then make a value without a
+/// copy); the tests change one field by making a new value.
+extension QuoteRequest {
+    func with(merchant: String?) -> QuoteRequest {
+        QuoteRequest(merchant: merchant, paymentMethodType: paymentMethodType, trigger: trigger, currency: currency, address: address,
+                     cart: cart, selectedShippingMethodID: selectedShippingMethodID, now: now)
+    }
+
+    func with(cart: Cart) -> QuoteRequest {
+        QuoteRequest(merchant: merchant, paymentMethodType: paymentMethodType, trigger: trigger, currency: currency, address: address,
+                     cart: cart, selectedShippingMethodID: selectedShippingMethodID, now: now)
+    }
+}
+
+extension Cart {
+    func with(items: [CartItem]) -> Cart { Cart(items: items, discounts: discounts, subtotal: subtotal) }
+}

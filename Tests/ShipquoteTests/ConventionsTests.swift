@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test(arguments: [["send", "--frobnicate"], ["broker", "--brokers"], ["rules"], ["rules", "check"], ["bench", "frobnicate"],
-                      ["demo", "extra", "--log-level"]])
+                      ["demo", "extra", "--log-level"], ["bench", "stages", "--stage", "turn"]])
     func aWrongCommandLineIsAUsageError(command: [String]) throws {
         let result = try Binary.run(command, timeout: 30)
         #expect(result.status == 2, "\(command): exit \(result.status), \(result.stderr)")

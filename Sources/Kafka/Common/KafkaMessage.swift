@@ -45,16 +45,20 @@ public struct KafkaMessage: Sendable {
 /// A record to produce. A nil partition lets the partitioner choose by key, so that all records of
 /// a key land in one partition.
 public struct KafkaOutgoingMessage: Sendable, Hashable {
-    public var topic: String
-    public var key: [UInt8]?
-    public var value: [UInt8]
-    public var headers: [KafkaHeader]
-    public var partition: Int32?
+    public let topic: String
+    public let key: [UInt8]?
+    public let value: [UInt8]
+    public let headers: [KafkaHeader]
+    public let partition: Int32?
     /// Send no value at all: a compacted topic's delete marker for `key`.
-    public var isTombstone: Bool
+    public let isTombstone: Bool
 
     public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = [], partition: Int32? = nil) {
-        self.isTombstone = false
+        self.init(topic: topic, key: key, value: value, headers: headers, partition: partition, isTombstone: false)
+    }
+
+    private init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader], partition: Int32?, isTombstone: Bool) {
+        self.isTombstone = isTombstone
         self.topic = topic
         self.key = key
         self.value = value
@@ -66,8 +70,6 @@ public struct KafkaOutgoingMessage: Sendable, Hashable {
 extension KafkaOutgoingMessage {
     /// A delete marker for `key` on a compacted topic.
     public static func tombstone(topic: String, key: [UInt8], partition: Int32? = nil) -> KafkaOutgoingMessage {
-        var message = KafkaOutgoingMessage(topic: topic, key: key, value: [], partition: partition)
-        message.isTombstone = true
-        return message
+        KafkaOutgoingMessage(topic: topic, key: key, value: [], headers: [], partition: partition, isTombstone: true)
     }
 }

@@ -6,14 +6,14 @@ public struct QuoteReply: Sendable, Hashable {
     public static let currentVersion = 1
 
     public var version: Int { QuoteReply.currentVersion }
-    public var sessionID: String
+    public let sessionID: String
     /// The sequence of the event this answers; a gateway applies only the latest.
-    public var sequence: Int64
-    public var eventID: String?
-    public var outcome: QuoteOutcome
+    public let sequence: Int64
+    public let eventID: String?
+    public let outcome: QuoteOutcome
     /// Which rules computed the quote (`sha256:…`); nil when none did (a rejection).
-    public var rulesVersion: String?
-    public var computedAt: Date
+    public let rulesVersion: String?
+    public let computedAt: Date
 
     public init(sessionID: String, sequence: Int64, eventID: String? = nil, outcome: QuoteOutcome,
                 rulesVersion: String? = nil, computedAt: Date) {

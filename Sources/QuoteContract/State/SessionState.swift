@@ -3,13 +3,13 @@
 /// What a worker remembers of a session: 24 bytes besides its id.
 public struct SessionState: Hashable, Sendable {
     /// The highest sequence taken.
-    public var sequence: Int64
+    public let sequence: Int64
     /// The input offset of the record that carried it: a replay of that very record (after a
     /// crash lost its reply) is answered again, while a second record with the same sequence
     /// is a duplicate.
-    public var sourceOffset: Int64
+    public let sourceOffset: Int64
     /// When the session was last seen, in milliseconds since the epoch (for idle expiry).
-    public var lastSeenMs: Int64
+    public let lastSeenMs: Int64
 
     public init(sequence: Int64, sourceOffset: Int64, lastSeenMs: Int64) {
         self.sequence = sequence

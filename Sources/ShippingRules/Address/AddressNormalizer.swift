@@ -9,21 +9,21 @@ import Foundation
 enum AddressNormalizer {
     /// The address in codes, and one `field "sent" → CODE` entry for each field changed.
     static func normalize(_ address: PartialAddress) -> (address: PartialAddress, changes: [String]) {
-        var result = address
+        var country = address.countryCode, state = address.state, postalCode = address.postalCode
         var changes: [String] = []
         if let sent = address.countryCode, let code = countryCode(sent) {
-            result.countryCode = code
+            country = code
             changes.append("country \"\(sent)\" → \(code)")
         }
-        if let sent = address.state, let country = result.countryCode, let code = subdivisionCode(sent, country: country) {
-            result.state = code
+        if let sent = address.state, let country, let code = subdivisionCode(sent, country: country) {
+            state = code
             changes.append("state \"\(sent)\" → \(code) (\(country)-\(code))")
         }
         if let sent = address.postalCode, let code = asciiPostalCode(sent) {
-            result.postalCode = code
+            postalCode = code
             changes.append("postal code \"\(sent)\" → \(code)")
         }
-        return (result, changes)
+        return (PartialAddress(city: address.city, state: state, postalCode: postalCode, countryCode: country), changes)
     }
 
     /// The ISO code for what was sent, or nil when it is already one (or is no name we know).

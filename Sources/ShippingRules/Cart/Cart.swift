@@ -3,16 +3,16 @@ public struct CartItem: Hashable, Sendable {
     /// The longest shipping class name, in characters.
     public static let maxShippingClassLength = 64
 
-    public var id: String
-    public var label: String
-    public var quantity: Int
-    public var unitAmount: Money
-    public var taxCategory: String?
-    public var weightGrams: Int?
+    public let id: String
+    public let label: String
+    public let quantity: Int
+    public let unitAmount: Money
+    public let taxCategory: String?
+    public let weightGrams: Int?
     /// The merchant's handling class (`oversized`, `battery`): methods and surcharges may depend on it.
-    public var shippingClass: String?
+    public let shippingClass: String?
     /// One unit's outer size, for dimensional weight.
-    public var dimensions: ItemDimensions?
+    public let dimensions: ItemDimensions?
 
     public init(id: String, label: String, quantity: Int, unitAmount: Money,
                 taxCategory: String? = nil, weightGrams: Int? = nil,
@@ -32,9 +32,9 @@ public struct CartItem: Hashable, Sendable {
 
 /// A cart-level discount; its amount is zero or negative.
 public struct Discount: Hashable, Sendable {
-    public var id: String
-    public var label: String
-    public var amount: Money
+    public let id: String
+    public let label: String
+    public let amount: Money
 
     public init(id: String, label: String, amount: Money) {
         self.id = id
@@ -47,9 +47,9 @@ public struct Discount: Hashable, Sendable {
 public struct Cart: Hashable, Sendable {
     public static let maxLines = 100
 
-    public var items: [CartItem]
-    public var discounts: [Discount]
-    public var subtotal: Money?
+    public let items: [CartItem]
+    public let discounts: [Discount]
+    public let subtotal: Money?
 
     public init(items: [CartItem] = [], discounts: [Discount] = [], subtotal: Money? = nil) {
         self.items = items

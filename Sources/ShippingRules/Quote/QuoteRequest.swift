@@ -12,14 +12,14 @@ public enum QuoteTrigger: String, Sendable {
 /// Everything a rule set needs to quote one address. `now` is handed in by the caller, so the
 /// rules never read a clock.
 public struct QuoteRequest: Equatable, Sendable {
-    public var merchant: String?
-    public var paymentMethodType: String
-    public var trigger: QuoteTrigger
-    public var currency: Currency
-    public var address: PartialAddress
-    public var cart: Cart
-    public var selectedShippingMethodID: String?
-    public var now: Date
+    public let merchant: String?
+    public let paymentMethodType: String
+    public let trigger: QuoteTrigger
+    public let currency: Currency
+    public let address: PartialAddress
+    public let cart: Cart
+    public let selectedShippingMethodID: String?
+    public let now: Date
 
     public init(merchant: String? = nil, paymentMethodType: String = "APPLE_PAY", trigger: QuoteTrigger = .addressChanged,
                 currency: Currency, address: PartialAddress, cart: Cart,

@@ -87,7 +87,7 @@ struct RuleCaseReader {
 
     static func cart(_ node: RulesNode, currency: Currency) throws(RulesError) -> Cart {
         let m = try node.mapping("a cart like {items: [{id: a, label: A, quantity: 1, unit_amount: 10.00}]}", keys: ["items", "discounts", "subtotal"])
-        var cart = Cart()
+        var items: [CartItem] = [], discounts: [Discount] = []
         func dimensions(_ node: RulesNode) throws(RulesError) -> ItemDimensions {
             let d = try node.mapping("a size like {length: 600, width: 400, height: 400}", keys: ["length", "width", "height"])
             func side(_ key: String) throws(RulesError) -> Int {
@@ -99,7 +99,7 @@ struct RuleCaseReader {
             let item = try entry.mapping("an item like {id: sku-1, label: T-shirt, quantity: 2, unit_amount: 25.00}",
                                          keys: ["id", "label", "quantity", "unit_amount", "tax_category", "weight_grams",
                                                 "shipping_class", "dimensions_mm"])
-            cart.items.append(CartItem(
+            items.append(CartItem(
                 id: try item["id"]?.nonEmptyString("an item id") ?? "item-\(i + 1)",
                 label: try item["label"]?.nonEmptyString("a label") ?? "Item \(i + 1)",
                 quantity: try item["quantity"]?.int("a quantity", in: 1...1_000_000) ?? 1,
@@ -114,11 +114,11 @@ struct RuleCaseReader {
             let amountNode = try d.required("amount", "a negative amount like -5.00")
             let amount = try money(amountNode, currency)
             guard amount.minorUnits <= 0 else { throw amountNode.expected("an amount of zero or less, like -5.00") }
-            cart.discounts.append(Discount(id: try d["id"]?.nonEmptyString("a discount id") ?? "discount-\(i + 1)",
+            discounts.append(Discount(id: try d["id"]?.nonEmptyString("a discount id") ?? "discount-\(i + 1)",
                                            label: try d["label"]?.nonEmptyString("a label") ?? "Discount", amount: amount))
         }
-        cart.subtotal = try m["subtotal"].map { (n) throws(RulesError) in try money(n, currency) }
-        return cart
+        let subtotal = try m["subtotal"].map { (n) throws(RulesError) in try money(n, currency) }
+        return Cart(items: items, discounts: discounts, subtotal: subtotal)
     }
 
     static func money(_ node: RulesNode, _ currency: Currency) throws(RulesError) -> Money {

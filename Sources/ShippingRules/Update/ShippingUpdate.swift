@@ -1,9 +1,9 @@
 /// One line of a breakdown on the wallet sheet. The last line of a list is the grand total and
 /// its label is the payee line.
 public struct SummaryItem: Hashable, Sendable {
-    public var id: String
-    public var label: String
-    public var amount: Money
+    public let id: String
+    public let label: String
+    public let amount: Money
 
     public init(id: String, label: String, amount: Money) {
         self.id = id
@@ -25,12 +25,12 @@ public struct DeliveryEstimate: Hashable, Sendable {
 
 /// A shipping option on the sheet, with its own breakdown so that switching methods needs no call.
 public struct ShippingMethod: Hashable, Sendable {
-    public var id: String
-    public var label: String
-    public var detail: String?
-    public var amount: Money
-    public var deliveryEstimate: DeliveryEstimate?
-    public var summaryItems: [SummaryItem]
+    public let id: String
+    public let label: String
+    public let detail: String?
+    public let amount: Money
+    public let deliveryEstimate: DeliveryEstimate?
+    public let summaryItems: [SummaryItem]
 
     public init(id: String, label: String, detail: String? = nil, amount: Money,
                 deliveryEstimate: DeliveryEstimate? = nil, summaryItems: [SummaryItem]) {
@@ -46,9 +46,9 @@ public struct ShippingMethod: Hashable, Sendable {
 /// Why an address cannot be served. The four named codes point at an address field on the sheet;
 /// any other code is shown as a generic error.
 public struct ShippingError: Hashable, Sendable {
-    public var code: String
+    public let code: String
     /// Shown to the customer.
-    public var message: String
+    public let message: String
 
     public static let cityNotSupported = "CITY_NOT_SUPPORTED"
     public static let stateNotSupported = "STATE_NOT_SUPPORTED"
@@ -65,9 +65,9 @@ public struct ShippingError: Hashable, Sendable {
 
 /// The SDK's `YunoShippingUpdate`: what the app hands back to the wallet sheet.
 public struct ShippingUpdate: Hashable, Sendable {
-    public var summaryItems: [SummaryItem]
-    public var shippingMethods: [ShippingMethod]
-    public var errors: [ShippingError]
+    public let summaryItems: [SummaryItem]
+    public let shippingMethods: [ShippingMethod]
+    public let errors: [ShippingError]
 
     public init(summaryItems: [SummaryItem] = [], shippingMethods: [ShippingMethod] = [], errors: [ShippingError] = []) {
         self.summaryItems = summaryItems

@@ -126,9 +126,8 @@ struct CartFacts: Sendable {
             left -= taken
             if taken != -discount.amount.minorUnits { cappedFrom.append(discount.amount) }
             guard taken > 0 else { continue }
-            var applied = discount
-            applied.amount = Money(minorUnits: -taken, currency: discount.amount.currency)
-            charged.append(applied)
+            charged.append(Discount(id: discount.id, label: discount.label,
+                                    amount: Money(minorUnits: -taken, currency: discount.amount.currency)))
         }
         return (charged, cappedFrom)
     }
