@@ -55,25 +55,29 @@ extension JSONWriter {
         summaryItems(update.summaryItems, noting: written)
         key("shipping_methods")
         beginArray()
-        for method in update.shippingMethods {
-            beginObject()
-            field("id", method.id)
-            field("label", method.label)
-            if let detail = method.detail { field("detail", detail) }
-            key("amount")
-            amount(method.amount)
-            if let estimate = method.deliveryEstimate {
-                key("delivery_estimate")
+        // Each method read where it lies: `for … in` copied every method (a retain and a release
+        // of each of its texts and lists).
+        update.shippingMethods.withUnsafeBufferPointer { methods in
+            for i in methods.indices {
                 beginObject()
-                key("from")
-                date(estimate.from)
-                key("to")
-                date(estimate.to)
+                field("id", methods[i].id)
+                field("label", methods[i].label)
+                if let detail = methods[i].detail { field("detail", detail) }
+                key("amount")
+                amount(methods[i].amount)
+                if let estimate = methods[i].deliveryEstimate {
+                    key("delivery_estimate")
+                    beginObject()
+                    key("from")
+                    date(estimate.from)
+                    key("to")
+                    date(estimate.to)
+                    endObject()
+                }
+                key("summary_items")
+                summaryItems(methods[i].summaryItems, copyingEqualItemsOf: update.summaryItems, writtenAt: UnsafeBufferPointer(written))
                 endObject()
             }
-            key("summary_items")
-            summaryItems(method.summaryItems, copyingEqualItemsOf: update.summaryItems, writtenAt: UnsafeBufferPointer(written))
-            endObject()
         }
         endArray()
         key("errors")

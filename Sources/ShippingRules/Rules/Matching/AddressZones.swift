@@ -3,12 +3,20 @@
 ///
 /// A value the pricing borrows. It was a closure capturing the address, and every method priced
 /// copied the captured address (a retain and release of each of its texts) twice.
+///
+/// It holds the address only where there is no answer to read (a traced quote): copying it in
+/// was a retain and a release of each of its texts on every quote.
 struct AddressZones {
-    let matched: ZoneSet?
-    let address: ResolvedAddress
+    private let matched: ZoneSet?
+    private let address: ResolvedAddress?
+
+    init(matched: ZoneSet?, address: ResolvedAddress) {
+        self.matched = matched
+        self.address = matched == nil ? address : nil
+    }
 
     func hold(_ zone: Zone) -> Bool {
         if let matched { return matched.contains(zone.number) }
-        return zone.contains(address)
+        return zone.contains(address.unsafelyUnwrapped)
     }
 }
