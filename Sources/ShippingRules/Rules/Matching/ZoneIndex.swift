@@ -41,7 +41,7 @@ struct ZoneIndex: Sendable {
             return levels.count - 1
         }
 
-        mutating func file(_ zone: Zone, at n: Int) { levels[n].file(zone) }
+        mutating func file(_ zone: Zone, at n: Int) { levels[n] = levels[n].filing(zone) }
 
         /// The number of `code`'s level, or nil; `word` is `CodeList.word(code)`.
         func number(of code: String?, word: UInt64) -> Int? {
@@ -50,20 +50,30 @@ struct ZoneIndex: Sendable {
         }
     }
 
+    /// A level is a constant behind one reference, remade with each zone filed while the index is
+    /// built: a quote reads a level's lists through it, where a level kept as a struct in a list
+    /// was copied out for every lookup (a retain and a release of each of its lists and tables).
     private protocol FiledLevel: Sendable {
-        mutating func file(_ zone: Zone)
+        func filing(_ zone: Zone) -> Self
     }
 
     /// Zones of one country (or of any country), by state.
-    private struct StateLevel: FiledLevel {
-        var states = Levels<PostalLevel>(any: PostalLevel())
+    private final class StateLevel: FiledLevel {
+        let states: Levels<PostalLevel>
 
-        mutating func file(_ zone: Zone) {
-            guard let names = zone.states else { states.file(zone, at: 0); return }
-            for state in names.sorted() {
-                let n = states.number(state, make: PostalLevel.init)
-                states.file(zone, at: n)
+        init(states: Levels<PostalLevel> = Levels(any: PostalLevel())) { self.states = states }
+
+        func filing(_ zone: Zone) -> StateLevel {
+            var states = self.states
+            if let names = zone.states {
+                for state in names.sorted() {
+                    let n = states.number(state, make: { PostalLevel() })
+                    states.file(zone, at: n)
+                }
+            } else {
+                states.file(zone, at: 0)
             }
+            return StateLevel(states: states)
         }
 
         func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>) {
@@ -76,33 +86,46 @@ struct ZoneIndex: Sendable {
     }
 
     /// Zones of one state (or of any state), by postal stem.
-    private struct PostalLevel: FiledLevel {
+    private final class PostalLevel: FiledLevel {
         /// Zones without postal patterns, or with a pattern no stem describes (a regex).
-        var always: [Int] = []
+        let always: [Int]
         /// Zones that hold only codes starting with the key (1 to `stemKeyLength` characters).
-        var byStem: [String: [Int]] = [:]
+        let byStem: [String: [Int]]
         /// The same lists by `CodeList.word` of the key, for the keys of printable ASCII (nearly
         /// all): an ASCII code's prefix is then packed from its bytes, where `String(code.prefix(n))`
         /// walked Characters and made a string for every length.
-        var byWord: [UInt64: [Int]] = [:]
+        let byWord: [UInt64: [Int]]
         /// The key lengths present, so a lookup tries only those.
-        var stemLengths: [Int] = []
+        let stemLengths: [Int]
+
+        init(always: [Int] = [], byStem: [String: [Int]] = [:], byWord: [UInt64: [Int]] = [:], stemLengths: [Int] = []) {
+            self.always = always
+            self.byStem = byStem
+            self.byWord = byWord
+            self.stemLengths = stemLengths
+        }
 
         static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
-        mutating func file(_ zone: Zone) {
+        func filing(_ zone: Zone) -> PostalLevel {
+            var always = self.always, byStem = self.byStem, byWord = self.byWord, stemLengths = self.stemLengths
             let number = zone.number
-            guard let patterns = zone.postalCodes else { always.append(number); return }
             var keys: Set<String> = []
-            for pattern in patterns {
-                guard let stem = pattern.leadingStem, !stem.isEmpty else { always.append(number); return }
+            var stems = true
+            for pattern in zone.postalCodes ?? [] {
+                guard let stem = pattern.leadingStem, !stem.isEmpty else { stems = false; break }
                 keys.insert(String(stem.prefix(ZoneIndex.stemKeyLength)))
             }
-            for key in keys.sorted() {
-                byStem[key, default: []].append(number)
-                if key.allUTF8(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
-                if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
+            if zone.postalCodes == nil || !stems {
+                always.append(number)
+            } else {
+                for key in keys.sorted() {
+                    byStem[key, default: []].append(number)
+                    if key.allUTF8(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
+                    if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
+                }
             }
+            return PostalLevel(always: always, byStem: byStem, byWord: byWord, stemLengths: stemLengths)
         }
 
         func candidates(_ code: String?, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>, address: ResolvedAddress) {
@@ -134,7 +157,7 @@ struct ZoneIndex: Sendable {
         matchers.append(ZoneMatcher(numbered))
         if let id = zone.id { numberByID[id] = numbered.number }
         if let codes = zone.countries {
-            for country in codes.sorted() { countries.file(numbered, at: countries.number(country, make: StateLevel.init)) }
+            for country in codes.sorted() { countries.file(numbered, at: countries.number(country, make: { StateLevel() })) }
         } else {
             countries.file(numbered, at: 0)
         }
