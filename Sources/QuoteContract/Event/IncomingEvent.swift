@@ -19,8 +19,8 @@ public final class IncomingEvent: Sendable {
     public let replyBy: Date?
     /// What the event was read by: the scanner (its positions) or, where it passed the event on,
     /// the full decoder. One of the two; two optionals rather than an enum's cases so that each
-    /// is read where it lies: matching a case copied the whole scanned event out (a few hundred
-    /// bytes and their reference counts) on every quote.
+    /// is read where it lies (through optional chaining): matching a case copied the whole
+    /// scanned event out (a few hundred bytes and their reference counts) on every quote.
     private let scanned: ScannedEvent?
     private let decoded: AddressChangeEvent?
 
@@ -66,13 +66,15 @@ public final class IncomingEvent: Sendable {
 
     /// What the rules need to quote the event at `now` (the worker's path: only the request is made).
     public func quoteRequest(now: Date) -> QuoteRequest {
-        if scanned != nil { return scanned.unsafelyUnwrapped.quoteRequest(now: now) }
+        // Asked through optional chaining, the scanned event is read where it lies:
+        // `unsafelyUnwrapped` handed out a copy of it (a retain and a release of each of its lists).
+        if let request = scanned?.quoteRequest(now: now) { return request }
         return decoded.unsafelyUnwrapped.quoteRequest(now: now)
     }
 
     /// The whole event.
     public func event() -> AddressChangeEvent {
-        if scanned != nil { return scanned.unsafelyUnwrapped.event() }
+        if let event = scanned?.event() { return event }
         return decoded.unsafelyUnwrapped
     }
 }

@@ -98,7 +98,7 @@ public struct PartitionLifecycle: Sendable {
         // and its next offset written back once (three hashes a record were most of this).
         var run: (tp: KafkaTopicPartition, phase: Phase?, next: Int64?, advanced: Bool)?
         for i in batch.indices {
-            if run == nil || run.unsafelyUnwrapped.tp != batch[i].topicPartition {
+            if run?.tp != batch[i].topicPartition {
                 if let done = run, done.advanced { next[done.tp] = done.next }
                 let tp = batch[i].topicPartition
                 run = (tp, phases[tp], next[tp], false)
