@@ -168,16 +168,16 @@ public struct EventProcessor {
 
     private mutating func answer(_ event: IncomingEvent, _ message: KafkaMessage, newestInBatch: Int64, now: Date,
                                  shouldStop: () -> Bool) -> ProcessedRecord {
-        let tp = message.topicPartition, trace = TraceContext(of: message)
+        let tp = message.topicPartition, offset = message.offset, trace = TraceContext(of: message)
         func dropped(_ reason: DropReason, _ chains: [DeliveryChain] = []) -> ProcessedRecord {
-            ProcessedRecord(source: tp, offset: message.offset, disposition: .dropped(reason), chains: chains,
+            ProcessedRecord(source: tp, offset: offset, disposition: .dropped(reason), chains: chains,
                             sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
         }
         let newestKnown = replayRanges.isEmpty ? newestInBatch
-            : max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: message.offset) ?? .min)
+            : max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: offset) ?? .min)
         // Stale or duplicate first, then superseded, then taken: SequenceGate.admit.
         let entry: SequenceGate.Entry
-        switch gate.admit(session: event.sessionID, sequence: event.sequence, offset: message.offset, newestKnown: newestKnown,
+        switch gate.admit(session: event.sessionID, sequence: event.sequence, offset: offset, newestKnown: newestKnown,
                           nowMs: RFC3339.epochMilliseconds(now), in: tp) {
         case .dropped(let reason): return dropped(reason)
         case .taken(let taken): entry = taken
@@ -192,12 +192,13 @@ public struct EventProcessor {
         guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else { return dropped(.superseded) }
         // A quote that outlasted the stall limit: the partition may have a new owner by now, whose
         // newer state record this one could land after. Left for that owner's replay.
-        if shouldStop() { return ProcessedRecord(source: tp, offset: message.offset, disposition: .leftForReplay) }
-        let outcome = result
+        if shouldStop() { return ProcessedRecord(source: tp, offset: offset, disposition: .leftForReplay) }
+        // The kind is read first, so that the outcome is handed to the reply, not copied into it.
+        let kind = result.kind.rawValue
         let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
-                               outcome: outcome, rulesVersion: engine.version, computedAt: clock.now())
+                               outcome: result, rulesVersion: engine.version, computedAt: clock.now())
         let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies, parent: trace, spanIDs: &spanIDs)
-        return ProcessedRecord(source: tp, offset: message.offset, disposition: .answered(outcome: outcome.kind.rawValue),
+        return ProcessedRecord(source: tp, offset: offset, disposition: .answered(outcome: kind),
                                chains: [DeliveryChain([state]), DeliveryChain([replyRecord], answersEventOf: event.occurredAt)],
                                sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
     }

@@ -53,7 +53,7 @@ final class MethodEntry: Sendable {
         items.append(SummaryItem(id: "shipping", label: set.labels.shipping, amount: price))
         var taxTrace = Trace(enabled: trace.enabled)
         let taxLines = taxes.lines(shipping: price, trace: trace.enabled) {
-            TaxCalculation(policy: set.tax, rounding: set.rounding, labels: set.labels)
+            TaxCalculation(ruleSet: set)
                 .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
         }
         trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")

@@ -8,9 +8,12 @@
 /// zero-amount line whose label carries the figure, because the sheet's grand total must equal
 /// the sum of the lines above it and the customer pays the prices as shown.
 struct TaxCalculation {
-    let policy: TaxPolicy
-    let rounding: RoundingPolicy
-    let labels: RuleSet.Labels
+    /// The rule set whose policy, rounding and labels apply, read where they lie: copied in, they
+    /// were a retain and a release of each of their lists and texts for every tax computation.
+    let ruleSet: RuleSet
+    var policy: TaxPolicy { ruleSet.tax }
+    var rounding: RoundingPolicy { ruleSet.rounding }
+    var labels: RuleSet.Labels { ruleSet.labels }
 
     /// Rates carry at most 6 decimals (checked at load), so every exact tax is `n / (100 × 10^6)`
     /// when added, or `n / ((100 + R) × 10^6)` when contained.
