@@ -108,7 +108,7 @@ extension JSONWriter {
     mutating func summaryItems(_ items: [SummaryItem], noting written: UnsafeMutableBufferPointer<Range<Int>>) {
         beginArray()
         // By index: a `for item in` copies each item, two string references counted up and down.
-        for i in items.indices { written[i] = summaryItem(items[i]) }
+        for i in items.indices { written[i] = summaryItem(id: items[i].id, label: items[i].label, amount: items[i].amount) }
         endArray()
     }
 
@@ -121,21 +121,21 @@ extension JSONWriter {
             if i < earlier.count && items[i] == earlier[i] {
                 copyFragment(writtenAt[i])
             } else {
-                _ = summaryItem(items[i])
+                _ = summaryItem(id: items[i].id, label: items[i].label, amount: items[i].amount)
             }
         }
         endArray()
     }
 
-    /// One item; returns where its bytes are (after any separating comma).
-    private mutating func summaryItem(_ item: SummaryItem) -> Range<Int> {
+    /// One item, handed over field by field (handed over whole, each item was copied out of its
+    /// list first); returns where its bytes are (after any separating comma).
+    private mutating func summaryItem(id: String, label: String, amount money: Money) -> Range<Int> {
         let start = position
-        let money = item.amount
-        if !idLabelAmountObject(id: item.id, label: item.label, letters: money.currency.codeBytes,
+        if !idLabelAmountObject(id: id, label: label, letters: money.currency.codeBytes,
                                 minorUnits: money.minorUnits, fractionDigits: money.currency.minorDigits) {
             beginObject()
-            field("id", item.id)
-            field("label", item.label)
+            field("id", id)
+            field("label", label)
             key("amount")
             amount(money)
             endObject()
