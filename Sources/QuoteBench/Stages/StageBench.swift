@@ -50,15 +50,14 @@ public struct StageBench {
         let encoded = self.encoded, replies = self.replies, rules = self.rules
         // Each request behind a reference, handed to the rules where it lies: the worker hands over
         // the request it has just made, and a copy out of an array (a retain and a release of each
-        // of its texts and lists, 5% of the stage) was the bench's cost, not the quote's.
+        // of its texts and lists, about 3% of the stage's instructions) was the bench's cost, not the quote's.
         let requests = events.map { HeldRequest($0.quoteRequest(now: $0.occurredAt)) }
         line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
         var sink = 0
-        func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {
-            if let only, !name.hasPrefix(only) { return }
-            self.measure(name, count, line, body)
-        }
         func runs(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
+        func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {
+            if runs(name) { self.measure(name, count, line, body) }
+        }
         // What the worker makes of a quoted event before the quote: the scan, then the request.
         measure(Self.stageNames[0], count, line) { i in
             let e = encoded[i % encoded.count]

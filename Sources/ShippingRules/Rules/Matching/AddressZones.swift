@@ -17,6 +17,7 @@ struct AddressZones {
 
     func hold(_ zone: Zone) -> Bool {
         if let matched { return matched.contains(zone.number) }
-        return zone.contains(address.unsafelyUnwrapped)
+        // Held whenever `matched` is not: a trap, not a guess, if that ever broke.
+        return zone.contains(address!)
     }
 }

@@ -108,22 +108,24 @@ struct ZoneIndex: Sendable {
         static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
         func filing(_ zone: Zone) -> PostalLevel {
-            var always = self.always, byStem = self.byStem, byWord = self.byWord, stemLengths = self.stemLengths
+            var byStem = self.byStem, byWord = self.byWord, stemLengths = self.stemLengths
             let number = zone.number
-            var keys: Set<String> = []
-            var stems = true
-            for pattern in zone.postalCodes ?? [] {
-                guard let stem = pattern.leadingStem, !stem.isEmpty else { stems = false; break }
-                keys.insert(String(stem.prefix(ZoneIndex.stemKeyLength)))
-            }
-            if zone.postalCodes == nil || !stems {
-                always.append(number)
-            } else {
-                for key in keys.sorted() {
-                    byStem[key, default: []].append(number)
-                    if key.allUTF8(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
-                    if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
+            // A zone without patterns, or with one no stem describes, is asked of every address.
+            let keys = zone.postalCodes.flatMap { patterns -> Set<String>? in
+                var keys: Set<String> = []
+                for pattern in patterns {
+                    guard let stem = pattern.leadingStem, !stem.isEmpty else { return nil }
+                    keys.insert(String(stem.prefix(ZoneIndex.stemKeyLength)))
                 }
+                return keys
+            }
+            guard let keys else {
+                return PostalLevel(always: always + [number], byStem: byStem, byWord: byWord, stemLengths: stemLengths)
+            }
+            for key in keys.sorted() {
+                byStem[key, default: []].append(number)
+                if key.allUTF8(Self.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
+                if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
             }
             return PostalLevel(always: always, byStem: byStem, byWord: byWord, stemLengths: stemLengths)
         }
