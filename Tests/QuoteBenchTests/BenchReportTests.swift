@@ -59,13 +59,13 @@ import Testing
         #expect(Set(document.keys) == ["settings", "phases", "comparison", "generator"])
         let settings = try #require(document["settings"] as? [String: Any])
         #expect(Set(settings.keys) == ["broker", "partitions", "workers", "sessions", "events", "burst_fraction", "burst_turns", "rate",
-                                       "compare", "processes", "rules", "max_batch", "kafka", "duration_limit_seconds"])
+                                       "compare", "processes", "rules", "max_batch", "kafka", "duration_limit_seconds", "rounds"])
         #expect(settings["burst_turns"] as? Int == 2)
         #expect(settings["rate"] as? String == "max")
         let phases = try #require(document["phases"] as? [[String: Any]])
         #expect(phases.count == 2)
         let shipquote = phases[1]
-        #expect(Set(shipquote.keys) == ["name", "system", "rate", "events_planned", "events_produced", "generator_produce_rate",
+        #expect(Set(shipquote.keys) == ["name", "system", "rate", "round", "events_planned", "events_produced", "generator_produce_rate",
                                         "generator_worst_lag_seconds", "seconds", "events_per_second", "latency", "replies",
                                         "stale_replies", "duplicate_replies", "unknown_replies", "missing_replies", "sessions",
                                         "events_received", "outcomes", "drops", "dead_letters", "timed_out"])
@@ -117,6 +117,45 @@ import Testing
         #expect(table.contains("cpu s/1k"))
         #expect(table.contains("(cpu s/1k: CPU seconds per 1,000 replies received, during the measured phase, of the worker processes)"))
         #expect(table.contains("CPU per 1,000 answered ratio (shipquote/echo, at 1000/s): 4.00×  (2.00 vs 0.500 s; per 1,000 events produced 2.00 vs 0.500 s = 4.00×; target ≤ 3.0×: NOT met)"))
+    }
+
+    /// `--rounds`: each ratio pairs the echo and ShipQuote phases of one round, and the verdict is
+    /// the median of the rounds' ratios (of the middle two for an even count).
+    @Test func withSeveralRoundsEachRatioIsTheMedianOfItsRoundsPairs() throws {
+        func round(_ n: Int, echo: Double, shipquote: Double) -> [PhaseResult] {
+            var e = Self.phase("echo", rate: "1000/s", eventsPerSecond: 1_000, samples: [echo], counts: ServiceCounts())
+            var q = Self.phase("shipquote", rate: "1000/s", eventsPerSecond: 1_000, samples: [shipquote], counts: ServiceCounts())
+            e.round = n
+            q.round = n
+            return [e, q]
+        }
+        // Round 2's ShipQuote alone would look fast against round 1's echo: pairs stay within a round.
+        let phases = round(1, echo: 0.004, shipquote: 0.0048) + round(2, echo: 0.0035, shipquote: 0.0037) + round(3, echo: 0.0040, shipquote: 0.0044)
+        let comparison = BenchComparison(phases)
+        let p50 = try #require(comparison.ratio(.p50, at: "1000/s"))
+        #expect(p50.rounds.map { ($0.value * 1000).rounded() / 1000 } == [1.2, 1.057, 1.1])
+        #expect(abs(p50.value - 1.1) < 1e-12)
+        #expect(p50.met)
+        #expect(p50.shipquote == 0.0044 && p50.echo == 0.004)    // each system's median
+        #expect(comparison.lines[0] == "p50 ratio (shipquote/echo, at 1000/s): 1.10×  (median of 3 rounds: 1.20× (4.80 vs 4.00 ms), "
+            + "1.06× (3.70 vs 3.50 ms), 1.10× (4.40 vs 4.00 ms); target ≤ 1.1×: met)")
+        let json = try #require(comparison.json.first)
+        let rounds = try #require(json["rounds"] as? [[String: Double]])
+        #expect(rounds.map { $0["shipquote"] } == [0.0048, 0.0037, 0.0044])
+        #expect(rounds.map { $0["echo"] } == [0.004, 0.0035, 0.004])
+        // An even count: the middle two's mean.
+        let four = BenchComparison(phases + round(4, echo: 0.001, shipquote: 0.003))
+        #expect(abs((four.ratio(.p50, at: "1000/s")?.value ?? 0) - 1.15) < 1e-12)
+        // A round without its echo phase pairs nothing.
+        let lone = BenchComparison(phases + [round(5, echo: 0.001, shipquote: 0.009)[1]])
+        #expect(lone.ratio(.p50, at: "1000/s")?.rounds.count == 3)
+    }
+
+    @Test func aPhaseIsNamedForItsRoundOnlyWhenThereAreSeveral() {
+        #expect(BenchPhase.name(.echo, .fixed(1000), round: 1, of: 1) == "echo-1000ps")
+        #expect(BenchPhase.name(.shipquote, .max, round: 1, of: 1) == "shipquote-max")
+        #expect(BenchPhase.name(.echo, .fixed(1000), round: 1, of: 3) == "echo-1000ps-r1")
+        #expect(BenchPhase.name(.shipquote, .max, round: 3, of: 3) == "shipquote-max-r3")
     }
 
     @Test func aStaleOrMissingReplyBreaksTheContract() {

@@ -39,6 +39,19 @@ import Testing
         #expect(throws: Never.self) { try settings.validate() }
     }
 
+    @Test func roundsAreOneToTenAndCompareRunsOne() {
+        var settings = BenchSettings()
+        for bad in [0, -1, 11] {
+            settings.rounds = bad
+            #expect(throws: BenchSettingsError("--rounds must be from 1 to 10")) { try settings.validate() }
+        }
+        settings.rounds = 10
+        #expect(throws: Never.self) { try settings.validate() }
+        settings.rounds = 2
+        settings.compare = true
+        #expect(throws: BenchSettingsError("--compare runs one round; drop --rounds")) { try settings.validate() }
+    }
+
     @Test func compareWithoutTheEchoIsRefused() {
         var settings = BenchSettings()
         settings.compare = true

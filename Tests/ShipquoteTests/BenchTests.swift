@@ -39,6 +39,23 @@ import Testing
         #expect(picture.hasPrefix("<svg") && picture.contains("shipquote"))
     }
 
+    /// `--rounds 2`: the rate runs twice, each round's phases on topics of their own (names ending
+    /// in the round), and every ratio carries both rounds' figures.
+    @Test func withRoundsEachRoundRunsItsOwnPhasesAndTheRatiosPairThem() throws {
+        let result = try Binary.run(["bench", "--events", "300", "--sessions", "30", "--rate", "300", "--rounds", "2", "--partitions", "2",
+                                     "--rules", Binary.exampleRules, "--json", "--no-progress"], timeout: 300)
+        #expect(result.status == 0, "bench failed: \(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let phases = try #require(document["phases"] as? [[String: Any]])
+        #expect(phases.map { $0["name"] as? String } == ["echo-300ps-r1", "shipquote-300ps-r1", "echo-300ps-r2", "shipquote-300ps-r2"])
+        #expect(phases.map { $0["round"] as? Int } == [1, 1, 2, 2])
+        #expect(phases.allSatisfy { $0["missing_replies"] as? Int == 0 && $0["stale_replies"] as? Int == 0 })
+        #expect((document["settings"] as? [String: Any])?["rounds"] as? Int == 2)
+        let comparison = try #require(document["comparison"] as? [[String: Any]])
+        #expect(comparison.map { $0["measure"] as? String } == ["p50", "p99", "cpu"])
+        #expect(comparison.allSatisfy { ($0["rounds"] as? [[String: Double]])?.count == 2 })
+    }
+
     /// `--process`: the workers are `shipquote run` and `shipquote bench echo-worker` processes,
     /// their CPU read from /proc, and none is left running after the bench. With
     /// `--worker-wrapper`, each is started through the wrapper (here a script that notes its

@@ -13,6 +13,7 @@ struct BenchPhase {
     let name: String
     let system: System
     let rate: BenchSettings.Rate
+    var round = 1
 
     struct Context {
         let settings: BenchSettings
@@ -22,6 +23,13 @@ struct BenchPhase {
         let merchant: String?
         /// The rules' path as a worker process is given it (absolute: a process may start elsewhere).
         var rulesPath: String { URL(fileURLWithPath: settings.rulesPath).standardizedFileURL.path }
+    }
+
+    /// `shipquote-1000ps`, or with more than one round `shipquote-1000ps-r2`: the phase's topics
+    /// are named after it, so each phase of a run has a name of its own.
+    static func name(_ system: System, _ rate: BenchSettings.Rate, round: Int, of rounds: Int) -> String {
+        let base = "\(system.rawValue)-\(rate == .max ? "max" : rate.description.replacingOccurrences(of: "/s", with: "ps"))"
+        return rounds > 1 ? "\(base)-r\(round)" : base
     }
 
     func run(_ context: Context) throws -> PhaseResult {
@@ -82,7 +90,7 @@ struct BenchPhase {
         let samples = ledger.latencySamples()
         let elapsed = Double((completedAt > generator.startedAt ? completedAt : uptimeNanoseconds()) - generator.startedAt) / 1e9
         return PhaseResult(
-            name: name, system: system.rawValue, rate: rate.description, planned: plan.events.count, produced: produced,
+            name: name, system: system.rawValue, rate: rate.description, round: round, planned: plan.events.count, produced: produced,
             produceRate: generator.produceRate, generatorWorstLag: generator.worstLag, seconds: elapsed,
             eventsPerSecond: elapsed > 0 ? Double(produced) / elapsed : 0,
             latency: LatencySummary(samples: samples), histogram: LogHistogram(samples: samples),

@@ -20,10 +20,10 @@ public enum EndToEndBench {
         say("generator alone: producing \(plan.events.count) events")
         let probe = try ProduceProbe.run(context)
         var phases: [PhaseResult] = []
-        func measure(_ system: BenchPhase.System, _ rate: BenchSettings.Rate) throws {
-            let name = "\(system.rawValue)-\(rate == .max ? "max" : rate.description.replacingOccurrences(of: "/s", with: "ps"))"
+        func measure(_ system: BenchPhase.System, _ rate: BenchSettings.Rate, round: Int = 1) throws {
+            let name = BenchPhase.name(system, rate, round: round, of: settings.rounds)
             say("\(name): \(plan.events.count) events at rate \(rate)")
-            phases.append(try BenchPhase(name: name, system: system, rate: rate).run(context))
+            phases.append(try BenchPhase(name: name, system: system, rate: rate, round: round).run(context))
         }
         if settings.compare {
             try measure(.echo, .max)
@@ -32,9 +32,11 @@ public enum EndToEndBench {
             try measure(.echo, .fixed(half))
             try measure(.shipquote, .fixed(half))
         } else {
-            for rate in settings.rates {
-                if settings.echo { try measure(.echo, rate) }
-                try measure(.shipquote, rate)
+            for round in 1...settings.rounds {
+                for rate in settings.rates {
+                    if settings.echo { try measure(.echo, rate, round: round) }
+                    try measure(.shipquote, rate, round: round)
+                }
             }
         }
 

@@ -26,7 +26,8 @@ public struct BenchReport {
 
     public var table: String {
         var lines: [String] = []
-        let rateText = settings.compare ? "protocol --compare" : "rate \(Self.rates(settings))"
+        let rateText = settings.compare ? "protocol --compare"
+            : "rate \(Self.rates(settings))" + (settings.rounds > 1 ? ", \(settings.rounds) rounds" : "")
         lines.append("shipquote bench: \(broker), \(settings.partitions) partitions, \(settings.workers) worker(s)\(settings.processes ? " as processes" : ""), "
             + "\(settings.sessions) sessions, \(plan.events.count) events (\(plan.burstTurns) burst turns, fraction \(settings.burstFraction)), \(rateText)")
         lines.append("rules \(settings.rulesPath)" + (settings.kafkaAssignments.isEmpty ? "" : "; -X " + settings.kafkaAssignments.joined(separator: " -X ")))
@@ -83,7 +84,7 @@ public struct BenchReport {
             "broker": broker, "partitions": settings.partitions, "workers": settings.workers, "sessions": settings.sessions,
             "events": plan.events.count, "burst_fraction": settings.burstFraction, "burst_turns": plan.burstTurns,
             "rate": Self.rates(settings), "compare": settings.compare, "processes": settings.processes, "rules": settings.rulesPath,
-            "max_batch": settings.maxBatch, "kafka": settings.kafkaAssignments,
+            "max_batch": settings.maxBatch, "kafka": settings.kafkaAssignments, "rounds": settings.rounds,
         ]
         settingsJSON["duration_limit_seconds"] = settings.duration
         if !settings.workerWrapper.isEmpty { settingsJSON["worker_wrapper"] = settings.workerWrapper }

@@ -6,6 +6,8 @@ struct PhaseResult {
     let name: String
     let system: String
     let rate: String
+    /// Which round of the run (`--rounds`) the phase belongs to, from 1.
+    var round = 1
     let planned: Int
     let produced: Int
     /// Events per second the generator handed to its producer during this phase.
@@ -54,7 +56,7 @@ struct PhaseResult {
                                           "p999": latency.p999, "max": latency.max, "mean": latency.mean]
         latencyJSON["unit"] = "seconds"
         var out: [String: Any] = [
-            "name": name, "system": system, "rate": rate, "events_planned": planned, "events_produced": produced,
+            "name": name, "system": system, "rate": rate, "round": round, "events_planned": planned, "events_produced": produced,
             "generator_produce_rate": produceRate.rounded(), "generator_worst_lag_seconds": generatorWorstLag,
             "seconds": seconds, "events_per_second": eventsPerSecond.rounded(), "latency": latencyJSON,
             "replies": replies, "stale_replies": staleReplies, "duplicate_replies": duplicateReplies,

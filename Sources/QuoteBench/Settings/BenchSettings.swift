@@ -35,6 +35,10 @@ public struct BenchSettings: Sendable {
         get { rates[0] }
         set { rates = [newValue] }
     }
+    /// How many times the echo-then-ShipQuote pair runs at each rate, rounds one after the other
+    /// (every rate in round 1, then in round 2, …). Each ratio is then the median of its rounds':
+    /// the machine's state drifts between phases, and one pair is at its mercy.
+    public var rounds = 1
     public var burstFraction = 0.1
     public var events = 50_000
     /// A phase produces for at most this long, whatever `events` says.
@@ -70,9 +74,14 @@ public struct BenchSettings: Sendable {
         if compare && !echo { throw BenchSettingsError("--compare needs the echo worker; drop --no-echo") }
         if compare && rates != [.max] { throw BenchSettingsError("--compare chooses its own rates; drop --rate") }
         if rates.isEmpty { throw BenchSettingsError("--rate needs at least one rate") }
+        guard (1...Self.maxRounds).contains(rounds) else { throw BenchSettingsError("--rounds must be from 1 to \(Self.maxRounds)") }
+        if compare && rounds > 1 { throw BenchSettingsError("--compare runs one round; drop --rounds") }
         if processes && executable == nil { throw BenchSettingsError("--process needs the shipquote executable's path") }
         if !workerWrapper.isEmpty && !processes { throw BenchSettingsError("--worker-wrapper needs --process") }
     }
+
+    /// Rounds are whole phases (tens of seconds each at a fixed rate): more than this is a soak, not a bench.
+    public static let maxRounds = 10
 
     /// The rates as `--rate` takes them: `max,1000,5000`.
     public static func rates(flag text: String) throws(BenchSettingsError) -> [Rate] {

@@ -5,7 +5,7 @@ import QuoteBench
 extension BenchSettings {
     static let help = """
     usage: shipquote bench [e2e] [--workers 1] [--rules examples/rules/us-acme.yaml] [--sessions 1000]
-                           [--rate max|N[,N...]] [--burst-fraction 0.1] [--events 50000] [--duration 60]
+                           [--rate max|N[,N...]] [--rounds 1] [--burst-fraction 0.1] [--events 50000] [--duration 60]
                            [--partitions 8] [--max-batch 2000] [--drain-timeout 30] [--bootstrap-servers HOST:PORT]
                            [--compare] [--no-echo] [--process [--worker-wrapper 'CMD ARGS']] [--json] [--svg FILE]
                            [--no-progress] [-X key=value ...]
@@ -23,6 +23,9 @@ extension BenchSettings {
       to it. --compare runs the whole protocol: echo and ShipQuote saturated (--rate max), then both
       at half the echo's saturated rate; it prints the ratios against their targets.
       --rate takes a list (max,1000,5000): echo and ShipQuote run at each rate in turn.
+      --rounds N (1-10) runs that whole sequence N times; each ratio is then the median of the N
+      rounds' ratios, each round's echo and ShipQuote phases run back to back (the machine drifts
+      between phases: one pair can be off by a tenth).
       --process starts every worker (ShipQuote and echo) as a process of its own, from this very
       binary (`shipquote run` with the phase's topics, group, rules and -X settings; `shipquote bench
       echo-worker`), and reports each phase's CPU per 1,000 answered events from the worker
@@ -43,7 +46,7 @@ extension BenchSettings {
 
     /// `--help` prints the help and exits.
     init(flags args: [String]) throws {
-        let flags = try Arguments(args, valued: ["--bootstrap-servers", "--workers", "--rules", "--sessions", "--rate",
+        let flags = try Arguments(args, valued: ["--bootstrap-servers", "--workers", "--rules", "--sessions", "--rate", "--rounds",
                                                  "--burst-fraction", "--events", "--duration", "--partitions", "--max-batch",
                                                  "--drain-timeout", "--svg", "--worker-wrapper", "-X"],
                                   flags: ["--compare", "--no-echo", "--process", "--json", "--no-progress", "--help"])
@@ -58,6 +61,7 @@ extension BenchSettings {
         partitions = try flags.int("--partitions") ?? partitions
         maxBatch = try flags.int("--max-batch") ?? maxBatch
         if let text = flags.value("--rate") { rates = try Self.rates(flag: text) }
+        rounds = try flags.int("--rounds") ?? rounds
         burstFraction = try Self.number(flags, "--burst-fraction") ?? burstFraction
         duration = try Self.number(flags, "--duration") ?? duration
         drainTimeout = try Self.number(flags, "--drain-timeout") ?? drainTimeout
