@@ -29,6 +29,16 @@ import Testing
         #expect(config.properties == ["queue.buffering.max.ms": "50", "acks": "all"])
     }
 
+    @Test func anOverrideReplacesTheValueGivenUnderAnyNameOfItsProperty() {
+        var config = KafkaConfiguration(["queue.buffering.max.ms": "50", "acks": "all"])
+        config.override("linger.ms", "100")
+        #expect(config.properties == ["linger.ms": "100", "acks": "all"])
+        config.override("linger.ms", "0")
+        #expect(config.properties == ["linger.ms": "0", "acks": "all"])
+        config.override("client.id", "state")
+        #expect(config.properties == ["linger.ms": "0", "acks": "all", "client.id": "state"])
+    }
+
     @Test func scopingDropsOnlyTheOtherClientsProperties() {
         let shared = KafkaConfiguration(["bootstrap.servers": "b:9092", "linger.ms": "1", "queue.buffering.max.ms": "1",
                                          "session.timeout.ms": "6000", "group.id": "g", "no.such.property": "1"])

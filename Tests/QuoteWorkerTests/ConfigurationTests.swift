@@ -142,4 +142,45 @@ import Testing
         #expect(w.topics.deadLetters == "dlq")
         #expect(try w.consumerKafka["group.id"] == "shipquote")
     }
+
+    /// State records have a producer of their own: the reply producer's properties, with the
+    /// `state-linger` as its linger (100 ms unless set) whatever the replies' linger is.
+    @Test func theStateProducerLingersForTheStateLingerWhateverTheRepliesDo() throws {
+        let defaults = try ConfigurationResolver.resolve(ConfigurationSources(environment: Self.minimal))
+        #expect(defaults.stateLinger == .milliseconds(100))
+        #expect(defaults.printed.contains("state-linger=100  # default"))
+        let w = defaults.workerConfiguration
+        #expect(w.stateLinger == .milliseconds(100))
+        #expect(w.producerKafka["linger.ms"] == "1")
+        #expect(w.stateProducerKafka["linger.ms"] == "100")
+        var replies = w.producerKafka
+        replies["linger.ms"] = nil
+        var state = w.stateProducerKafka
+        state["linger.ms"] = nil
+        #expect(state == replies, "security, idempotence and partitioner as the reply producer's")
+
+        let tuned = try ConfigurationResolver.resolve(ConfigurationSources(
+            flags: ["state-linger": "0", "metrics-listen": "127.0.0.1:0"],
+            kafkaAssignments: ["queue.buffering.max.ms=5", "sasl.username=u"], environment: Self.minimal))
+        let t = tuned.workerConfiguration
+        #expect(t.producerKafka["queue.buffering.max.ms"] == "5")
+        #expect(t.stateProducerKafka.properties.filter { ["linger.ms", "queue.buffering.max.ms"].contains($0.key) } == ["linger.ms": "0"])
+        #expect(t.stateProducerKafka["sasl.username"] == "u")
+        #expect(t.producerKafka["statistics.interval.ms"] == "15000")
+        #expect(t.stateProducerKafka["statistics.interval.ms"] == nil, "the metrics read the reply producer's statistics")
+        #expect(WorkerConfiguration(stateLinger: .milliseconds(2_500)).stateProducerKafka["linger.ms"] == "2500")
+    }
+
+    @Test func aStateLingerIsAWholeNumberOfMillisecondsUpToTenSeconds() throws {
+        func failure(_ value: String) -> String {
+            do { _ = try ConfigurationResolver.resolve(ConfigurationSources(flags: ["state-linger": value], environment: Self.minimal)); return "no error" }
+            catch { return error.description }
+        }
+        for bad in ["-1", "10001", "0.5", "soon"] {
+            #expect(failure(bad) == "state-linger=\(bad) (from flag --state-linger): expected a whole number of milliseconds from 0 to 10000")
+        }
+        #expect(failure("10000") == "no error")
+        let env = try ConfigurationResolver.resolve(ConfigurationSources(environment: Self.minimal.merging(["SHIPQUOTE_STATE_LINGER": "20"]) { a, _ in a }))
+        #expect(env.stateLinger == .milliseconds(20))
+    }
 }

@@ -24,6 +24,14 @@ public struct KafkaConfiguration: Sendable, Equatable {
         if !setsProperty(named: key) { properties[key] = value }
     }
 
+    /// Sets `key`, dropping any value given under another name of the same property (`queue.buffering.max.ms`
+    /// for `linger.ms`), which would otherwise race with it.
+    public mutating func override(_ key: String, _ value: String) {
+        let canonical = KafkaPropertyScope.canonicalName(key)
+        for name in properties.keys where KafkaPropertyScope.canonicalName(name) == canonical { properties[name] = nil }
+        properties[key] = value
+    }
+
     /// Whether `key` or one of its aliases is set.
     public func setsProperty(named key: String) -> Bool {
         if properties[key] != nil { return true }

@@ -13,6 +13,7 @@ public struct RunSettings: Sendable {
     public let shutdownGrace: Duration
     public let sessionIdleTimeout: TimeInterval
     public let maxBatch: Int
+    public let stateLinger: Duration
     public let logLevel: Logger.Level
     /// Where `/metrics`, `/healthz` and `/readyz` are served; nil: no listener.
     public let metricsListen: HTTPListenAddress?
@@ -56,6 +57,10 @@ public struct RunSettings: Sendable {
             throw invalid(.maxBatch, "a whole number from 1 to 100000")
         }
         maxBatch = batch
+        guard let linger = Int(value(.stateLinger)?.value ?? ""), (0...WorkerDefaults.maxStateLingerMs).contains(linger) else {
+            throw invalid(.stateLinger, "a whole number of milliseconds from 0 to \(WorkerDefaults.maxStateLingerMs)")
+        }
+        stateLinger = .milliseconds(linger)
         guard let level = Logger.Level(name: value(.logLevel)?.value ?? "") else { throw invalid(.logLevel, "debug, info, warning or error") }
         logLevel = level
         if let listen = value(.metricsListen) {
@@ -90,6 +95,6 @@ public struct RunSettings: Sendable {
 
     public var workerConfiguration: WorkerConfiguration {
         WorkerConfiguration(topics: topics, kafka: kafka, maxBatch: maxBatch, defaultTimeToLive: defaultTimeToLive,
-                            shutdownGrace: shutdownGrace, sessionIdleTimeout: sessionIdleTimeout)
+                            shutdownGrace: shutdownGrace, sessionIdleTimeout: sessionIdleTimeout, stateLinger: stateLinger)
     }
 }

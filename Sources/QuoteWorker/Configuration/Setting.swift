@@ -44,12 +44,13 @@ public struct Setting: Sendable, Hashable {
     public static let logLevel = Setting("log-level", "LEVEL", "debug, info, warning or error", default: "info")
     public static let metricsListen = Setting("metrics-listen", "HOST:PORT", "serve /metrics, /healthz, /readyz here (off when unset)")
     public static let healthStaleAfter = Setting("health-stale-after", "SECONDS", "/healthz fails when the loop has not turned for this long", default: String(WorkerDefaults.healthStaleAfterSeconds))
+    public static let stateLinger = Setting("state-linger", "MS", "how long a state record may wait to share a produce request with others (the state producer's linger.ms)", default: String(WorkerDefaults.stateLingerMs))
     public static let statisticsInterval = Setting("statistics-interval", "MS", "librdkafka statistics for lag and round-trip metrics (0: off)", default: String(WorkerDefaults.statisticsIntervalMs))
 
     /// Every setting, in the order `--help` and `--print-config` show them.
     public static let all: [Setting] = [
         .config, .rules, .bootstrapServers, .group, .groupInstanceID, .kafkaProperties, .inputTopic, .replyTopic, .dlqTopic, .stateTopic,
-        .defaultTTL, .shutdownGrace, .sessionIdleTimeout, .maxBatch, .logLevel, .metricsListen, .healthStaleAfter, .statisticsInterval,
+        .defaultTTL, .shutdownGrace, .sessionIdleTimeout, .maxBatch, .stateLinger, .logLevel, .metricsListen, .healthStaleAfter, .statisticsInterval,
     ]
 
     public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }

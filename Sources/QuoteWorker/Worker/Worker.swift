@@ -29,6 +29,7 @@ public final class Worker: Sendable {
         }
         let producer = try KafkaProducer(configuration: configuration.producerKafka, log: logSink, onError: onError,
                                          onStatistics: { metrics.ingestStatistics($0) })
+        let stateProducer = try KafkaProducer(configuration: configuration.stateProducerKafka, log: logSink, onError: onError)
         let takeovers = try TakeoverReader(kafka: configuration.consumerKafka, stateTopic: configuration.topics.quoteState,
                                            inputTopic: configuration.topics.addressChanged, log: logSink)
         // The consumer's rebalance callback reaches the loop, which is made after the consumer.
@@ -36,7 +37,8 @@ public final class Worker: Sendable {
         let consumer = try KafkaConsumer(configuration: configuration.consumerKafka, log: logSink, onError: onError,
                                          onStatistics: { metrics.ingestStatistics($0) }) { relay.loop?.rebalanced($0) }
         let loop = WorkerLoop(configuration: configuration, engine: engine, clock: clock, logger: logger, metrics: metrics,
-                              control: control, consumer: consumer, producer: producer, takeovers: takeovers)
+                              control: control, consumer: consumer, producer: producer, stateProducer: stateProducer,
+                              takeovers: takeovers)
         relay.loop = loop
         self.loop = Confined(loop)
     }

@@ -12,6 +12,8 @@ public struct WorkerConfiguration: Sendable {
     public var maxBatch: Int
     /// How long one poll waits for the first record.
     public var pollTimeoutMs: Int32
+    /// The state producer's `linger.ms`: how long a state record may wait to share a request.
+    public var stateLinger: Duration
     /// How often finished offsets are committed.
     public var commitInterval: Duration
     /// An event without `reply_by` expires this long after `occurred_at`; nil: never.
@@ -38,7 +40,9 @@ public struct WorkerConfiguration: Sendable {
                 shutdownGrace: Duration = .seconds(WorkerDefaults.shutdownGraceSeconds),
                 sessionIdleTimeout: TimeInterval = TimeInterval(WorkerDefaults.sessionIdleTimeoutSeconds),
                 sessionSweepInterval: Duration = WorkerDefaults.sessionSweepInterval,
-                restoreTimeout: Duration = WorkerDefaults.restoreTimeout) {
+                restoreTimeout: Duration = WorkerDefaults.restoreTimeout,
+                stateLinger: Duration = .milliseconds(WorkerDefaults.stateLingerMs)) {
+        self.stateLinger = stateLinger
         self.sessionIdleTimeout = sessionIdleTimeout
         self.sessionSweepInterval = sessionSweepInterval
         self.restoreTimeout = restoreTimeout
@@ -81,9 +85,21 @@ public struct WorkerConfiguration: Sendable {
     }
 
     /// The producer's properties: the shared ones without the consumer's, so librdkafka does not warn.
+    /// Replies and dead letters go through it.
     public var producerKafka: KafkaConfiguration {
         var c = kafka.scoped(to: .producer)
         for property in WorkerDefaults.producerProperties { c.setDefault(property.key, property.value) }
+        return c
+    }
+
+    /// The state producer's properties: the producer's (security, idempotence, partitioner), with
+    /// `stateLinger` as its linger, whatever the replies' is, and without statistics (the
+    /// metrics read the reply producer's).
+    public var stateProducerKafka: KafkaConfiguration {
+        var c = producerKafka
+        let (seconds, attoseconds) = stateLinger.components
+        c.override("linger.ms", String(seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
+        c["statistics.interval.ms"] = nil
         return c
     }
 }

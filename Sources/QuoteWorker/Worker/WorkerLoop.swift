@@ -12,7 +12,10 @@ final class WorkerLoop {
     private let metrics: WorkerMetrics
     private let control: WorkerControl
     private let consumer: KafkaConsumer
+    /// Replies and dead letters.
     private let producer: KafkaProducer
+    /// State records and tombstones, batched (`WorkerConfiguration.stateLinger`).
+    private let stateProducer: KafkaProducer
     private let takeovers: TakeoverReader
     /// Set on assignment: the takeover read is still to begin (on a turn of the loop, not in the
     /// callback), and must have begun by this instant.
@@ -26,19 +29,22 @@ final class WorkerLoop {
     private let rulesVersion: String
 
     init(configuration: WorkerConfiguration, engine: any QuoteEngine, clock: any Clock, logger: Logger, metrics: WorkerMetrics,
-         control: WorkerControl, consumer: KafkaConsumer, producer: KafkaProducer, takeovers: TakeoverReader) {
+         control: WorkerControl, consumer: KafkaConsumer, producer: KafkaProducer, stateProducer: KafkaProducer,
+         takeovers: TakeoverReader) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         self.control = control
         self.consumer = consumer
         self.producer = producer
+        self.stateProducer = stateProducer
         self.takeovers = takeovers
         rulesVersion = engine.version
         processor = EventProcessor(settings: .init(topics: configuration.topics, defaultTimeToLive: configuration.defaultTimeToLive),
                                    engine: engine, clock: clock)
         processor.onQuoted = { metrics.observeQuoteDuration($0) }
-        pipeline = DeliveryPipeline(sink: producer, observer: .reporting(to: logger, metrics: metrics, clock: clock),
+        pipeline = DeliveryPipeline(sink: RecordRoutes(replies: producer, state: stateProducer, stateTopic: configuration.topics.quoteState),
+                                    observer: .reporting(to: logger, metrics: metrics, clock: clock),
                                     wake: { consumer.wakeUp() })
         throttle = FetchThrottle(pauseAt: configuration.effectivePauseFetchingAt)
         // From the watchdog's thread, while this one is stuck in a batch: leave the group so others take
@@ -209,7 +215,9 @@ final class WorkerLoop {
     private func drain(_ these: Set<KafkaTopicPartition>? = nil, within limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while pipeline.unfinished(in: these) > 0 && ContinuousClock.now < deadline && control.fatalError == nil {
-            _ = producer.flush(timeoutMs: 20)
+            // A flush sends at once whatever lingers (librdkafka ignores linger.ms while it flushes).
+            _ = stateProducer.flush(timeoutMs: 10)
+            _ = producer.flush(timeoutMs: 10)
             pipeline.pump(owned: partitions.owns)
         }
     }
@@ -231,6 +239,7 @@ final class WorkerLoop {
         // which librdkafka 2.0.2 was seen to spin in forever after such an error.
         if case WorkerFailure.kafkaClientFailed? = control.fatalError { consumer.abandon() }
         takeovers.close()
+        stateProducer.close(timeoutMs: 1_000)
         producer.close(timeoutMs: 1_000)
         let unfinished = pipeline.unfinished()
         if unfinished > 0 {

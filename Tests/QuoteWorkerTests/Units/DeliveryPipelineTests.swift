@@ -96,6 +96,28 @@ import Testing
         #expect(p.committable([Self.tp]) == [Self.tp: 1])
     }
 
+    /// The worker's two producers behind one sink: the state topic's records through the state
+    /// producer, the rest through the reply producer; an offset still waits for both.
+    @Test func stateRecordsGoThroughTheStateProducerAndTheRestThroughTheReplyProducer() {
+        let state = RecordingSink()
+        let routes = RecordRoutes(replies: sink, state: state, stateTopic: "state")
+        let p = DeliveryPipeline(sink: routes)
+        let stateRecord = KafkaOutgoingMessage(topic: "state", key: Array("s".utf8), value: Array("entry".utf8))
+        let tombstone = KafkaOutgoingMessage.tombstone(topic: "state", key: Array("gone".utf8))
+        p.submit([DeliveryChain([stateRecord]), Self.chain("reply")], source: Self.tp, offset: 0)
+        p.sendUntracked(tombstone)
+        #expect(state.sent.map(\.key) == [Array("s".utf8), Array("gone".utf8)])
+        #expect(sink.sentValues == ["reply"])
+        #expect(routes.queueLength == 3)
+        #expect(p.waiting == 3)
+        sink.report()
+        p.pump(owned: { _ in true })
+        #expect(p.committable([Self.tp]).isEmpty, "the state record is not delivered yet")
+        state.report()
+        p.pump(owned: { _ in true })
+        #expect(p.committable([Self.tp]) == [Self.tp: 1])
+    }
+
     @Test func recordsThatFindNoRoomWaitInOrderAndCountAsWaiting() {
         let p = pipeline()
         sink.room = 1
