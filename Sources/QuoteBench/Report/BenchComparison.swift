@@ -30,11 +30,6 @@ struct BenchComparison {
             self.perEvent = perEvent
         }
 
-        /// One round's ratio.
-        init(kind: Kind, rate: String, shipquote: Double, echo: Double) {
-            self.init(kind: kind, rate: rate, rounds: [Pair(shipquote: shipquote, echo: echo)])
-        }
-
         /// The median of the rounds' ratios (of the middle two for an even count): each ratio
         /// pairs phases run back to back, so the machine's drift between rounds stays out of it.
         var value: Double { Self.median(rounds.map(\.value)) }
