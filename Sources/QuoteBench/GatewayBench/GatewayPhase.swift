@@ -16,7 +16,7 @@ struct GatewayPhase {
     let path: Path
     let rate: BenchSettings.Rate
 
-    var name: String { "\(path.rawValue)-\(rate == .max ? "max" : rate.description.replacingOccurrences(of: "/s", with: "ps"))" }
+    var name: String { "\(path.rawValue)-\(rate.slug)" }
 
     struct Context {
         let settings: GatewayBenchSettings

@@ -28,7 +28,7 @@ struct BenchPhase {
     /// `shipquote-1000ps`, or with more than one round `shipquote-1000ps-r2`: the phase's topics
     /// are named after it, so each phase of a run has a name of its own.
     static func name(_ system: System, _ rate: BenchSettings.Rate, round: Int, of rounds: Int) -> String {
-        let base = "\(system.rawValue)-\(rate == .max ? "max" : rate.description.replacingOccurrences(of: "/s", with: "ps"))"
+        let base = "\(system.rawValue)-\(rate.slug)"
         return rounds > 1 ? "\(base)-r\(round)" : base
     }
 

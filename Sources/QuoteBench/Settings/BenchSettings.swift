@@ -22,6 +22,14 @@ public struct BenchSettings: Sendable {
             case .fixed(let n): "\(n)/s"
             }
         }
+
+        /// The rate in a phase's name (and so in its topics' names): `max`, `1000ps`.
+        var slug: String {
+            switch self {
+            case .max: "max"
+            case .fixed(let n): "\(n)ps"
+            }
+        }
     }
 
     public var bootstrapServers: String?

@@ -97,8 +97,7 @@ public struct WorkerConfiguration: Sendable {
     /// metrics read the reply producer's).
     public var stateProducerKafka: KafkaConfiguration {
         var c = producerKafka
-        let (seconds, attoseconds) = stateLinger.components
-        c.override("linger.ms", String(seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
+        c.override("linger.ms", String(WorkerFailure.milliseconds(stateLinger)))
         c["statistics.interval.ms"] = nil
         return c
     }
