@@ -46,7 +46,7 @@ struct ZoneIndexTests {
     }
 
     @Test func aLookupVisitsOnlyZonesOfTheAddressesCountryStateAndPrefix() {
-        var index = ZoneIndex()
+        var filing = ZoneIndex.Filing()
         var zones: [Zone] = []
         for (i, (country, state, prefix)) in [("US", "CA", "94"), ("US", "CA", "95"), ("US", "NY", "10"), ("GB", nil, "SW1A"),
                                                ("CA", nil, nil)].enumerated() {
@@ -55,8 +55,9 @@ struct ZoneIndexTests {
             zone.countries = [country]
             zone.states = state.map { [$0] }
             zone.postalCodes = prefix.map { [PostalPattern.prefix($0)] }
-            zones.append(index.file(zone))
+            zones.append(filing.file(zone))
         }
+        let index = filing.index
         func matched(_ text: String) -> [Int] {
             let set = index.matching(ResolvedAddress(AddressShorthand.parse(text)))
             return zones.map(\.number).filter { set.contains($0) }
@@ -68,12 +69,12 @@ struct ZoneIndexTests {
         #expect(matched("GB//SW1") == [])
         #expect(matched("CA/ON/M5V") == [4])
         #expect(matched("US//94107") == [])
-        #expect(index.file(zones[0]).number == 0)      // a named zone is filed once
+        #expect(filing.file(zones[0]).number == 0)      // a named zone is filed once
     }
 
     /// Zones filed by hand, and the numbers of those the index finds for an address.
     private struct FiledZones {
-        var index = ZoneIndex()
+        var filing = ZoneIndex.Filing()
         var zones: [Zone] = []
 
         mutating func file(countries: Set<String>? = nil, states: Set<String>? = nil, excludeStates: Set<String> = []) {
@@ -82,11 +83,11 @@ struct ZoneIndexTests {
             zone.countries = countries
             zone.states = states
             zone.excludeStates = excludeStates
-            zones.append(index.file(zone))
+            zones.append(filing.file(zone))
         }
 
         func matched(_ address: PartialAddress) -> [Int] {
-            let set = index.matching(ResolvedAddress(address))
+            let set = filing.index.matching(ResolvedAddress(address))
             return zones.map(\.number).filter { set.contains($0) }
         }
 

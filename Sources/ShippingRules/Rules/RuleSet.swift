@@ -111,22 +111,23 @@ public final class RuleSet: Sendable {
         self.noMethodsError = noMethodsError
         self.missingFields = missingFields
         // Compile: number every zone the quote path consults, so one index lookup answers them all.
-        var index = ZoneIndex()
+        var filing = ZoneIndex.Filing()
         var methods = methods
         for i in methods.indices {
-            methods[i].zones = methods[i].zones?.map { index.file($0) }
+            methods[i].zones = methods[i].zones?.map { filing.file($0) }
             for j in methods[i].price.surcharges.indices {
-                methods[i].price.surcharges[j].zone = index.file(methods[i].price.surcharges[j].zone)
+                methods[i].price.surcharges[j].zone = filing.file(methods[i].price.surcharges[j].zone)
             }
         }
         var tax = tax
-        for i in tax.layers.indices { tax.layers[i].zone = index.file(tax.layers[i].zone) }
+        for i in tax.layers.indices { tax.layers[i].zone = filing.file(tax.layers[i].zone) }
         var calendars = destinationCalendars
-        for i in calendars.indices { calendars[i].zone = index.file(calendars[i].zone) }
+        for i in calendars.indices { calendars[i].zone = filing.file(calendars[i].zone) }
         self.destinationCalendars = calendars
         self.methods = methods
         self.methodEntries = methods.map(MethodEntry.init)
         self.tax = tax
+        let index = filing.index
         self.zoneIndex = index
         var byZone = Array(repeating: [Int](), count: index.zones.count)
         for (i, method) in methods.enumerated() {
