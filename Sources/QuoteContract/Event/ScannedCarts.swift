@@ -103,6 +103,10 @@ extension ScannedCarts: CartMemory {
 
 /// An event read on its own.
 struct NoCarts: CartMemory {
+    /// Not empty: an empty type's inout address is meaningless, and where a generic caller cannot
+    /// see that it is empty ThreadSanitizer's instrumentation passes it on and crashes the process
+    /// (swiftlang/swift#35579 covers only types known to be empty).
+    private var unused: UInt8 = 0
     static var remembers: Bool { false }
     func withEntry(session: Int, id: UnsafeBufferPointer<UInt8>, at cursor: JSONTokenCursor,
                    _ body: (UnsafePointer<ScannedCarts.Entry>) -> Void) -> Bool { false }
