@@ -1,6 +1,6 @@
 # The two commands README.md opens with. Each installs the Debian packages it needs when missing.
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-PACKAGES := librdkafka-dev libyaml-dev libmicrohttpd-dev kcat pkg-config
+PACKAGES := librdkafka-dev libyaml-dev libmicrohttpd-dev kcat pkg-config binutils
 
 .PHONY: demo test build deps
 
