@@ -89,10 +89,17 @@ import Testing
         let asan = try Repository.text("scripts/sanitizers/asan-test.sh")
         #expect(asan.contains("suppressions=$PWD/scripts/sanitizers/lsan.supp"))
         #expect(asan.contains("--sanitize=address"))
-        // Every suppression names a library or runtime function, never a function of this project's.
+        // A suppression matches any frame of a stack: none may name a whole library the project's own
+        // stacks pass through, nor use `$` (it ends a pattern, so a mangled name would match nothing).
         let suppressions = try Repository.text("scripts/sanitizers/lsan.supp").split(separator: "\n")
             .filter { $0.hasPrefix("leak:") }.map { String($0.dropFirst("leak:".count)) }
-        #expect(suppressions == ["formWeakReference", "libFoundation.so", "libFoundationEssentials.so",
-                                 "libFoundationNetworking.so", "libXCTest.so", "libdispatch.so", "libcurl.so"])
+        #expect(suppressions.count >= 1 && suppressions.contains("formWeakReference"))
+        for pattern in suppressions {
+            #expect(!pattern.contains("$") && !pattern.contains("*"), "\(pattern)")
+            for library in ["libFoundation", "libFoundationEssentials", "libswiftCore", "libdispatch", "libXCTest",
+                            "librdkafka", "Foundation6ThreadC", "QuoteWorker", "Kafka0A"] {
+                #expect(!pattern.contains(library), "lsan.supp: \(pattern) hides stacks through \(library)")
+            }
+        }
     }
 }

@@ -5,6 +5,9 @@
 # lsan.supp names what is reported but is not this project's leak.
 set -eu
 cd "$(dirname "$0")/../.."
+case "$PWD" in
+  *[[:space:]:]*) echo "asan-test.sh: LSAN_OPTIONS cannot name a path with a space or a colon: $PWD" >&2; exit 2 ;;
+esac
 SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
 SCRATCH=.build-asan
 "$SWIFT" build --build-tests --sanitize=address --scratch-path "$SCRATCH"

@@ -19,6 +19,8 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* Defined by the TSan runtime in the instrumented executable; null anywhere else. */
 extern void __tsan_acquire(void *address) __attribute__((weak));
@@ -35,19 +37,30 @@ typedef SWIFTCALL void (*lock_slow)(uint32_t self_id, void *handle HANDLE);
 typedef SWIFTCALL bool (*try_lock_slow)(void *handle HANDLE);
 typedef SWIFTCALL void (*unlock_slow)(void *handle HANDLE);
 
-/* The library's own, found once (a benign race: every thread finds the same address). */
-static void *next(const char *name) { return dlsym(RTLD_NEXT, name); }
+/* The library's own, found at first use (only a process that uses Mutex calls these; the preload
+ * also reaches python3, swift and the tools the tests run). A lookup that fails says so and stops,
+ * rather than calling address zero. Every thread finds the same address, so a race to store it
+ * changes nothing. */
+static void *next(const char *name) {
+    void *found = dlsym(RTLD_NEXT, name);
+    if (found == NULL) {
+        static const char message[] = "mutex-handoff.c: libswiftSynchronization.so's Mutex slow path not found\n";
+        (void)!write(2, message, sizeof message - 1);
+        abort();
+    }
+    return found;
+}
 
 SWIFTCALL void $s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF(uint32_t self_id, void *handle HANDLE) {
     static lock_slow library;
-    if (library == 0) library = (lock_slow)next(LOCK_SLOW);
+    if (library == NULL) library = (lock_slow)next(LOCK_SLOW);
     library(self_id, handle);
     if (__tsan_acquire) __tsan_acquire(handle);
 }
 
 SWIFTCALL bool $s15Synchronization12_MutexHandleV12_tryLockSlowSbyF(void *handle HANDLE) {
     static try_lock_slow library;
-    if (library == 0) library = (try_lock_slow)next(TRY_LOCK_SLOW);
+    if (library == NULL) library = (try_lock_slow)next(TRY_LOCK_SLOW);
     bool locked = library(handle);
     if (locked && __tsan_acquire) __tsan_acquire(handle);
     return locked;
@@ -55,7 +68,7 @@ SWIFTCALL bool $s15Synchronization12_MutexHandleV12_tryLockSlowSbyF(void *handle
 
 SWIFTCALL void $s15Synchronization12_MutexHandleV11_unlockSlowyyF(void *handle HANDLE) {
     static unlock_slow library;
-    if (library == 0) library = (unlock_slow)next(UNLOCK_SLOW);
+    if (library == NULL) library = (unlock_slow)next(UNLOCK_SLOW);
     if (__tsan_release) __tsan_release(handle);
     library(handle);
 }

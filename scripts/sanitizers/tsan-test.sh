@@ -4,16 +4,21 @@
 #
 # Two things TSan cannot see, told to it by a library built here and preloaded: librdkafka's threads
 # are C11 threads (c11-threads.c turns them into pthreads, which TSan intercepts; without it the
-# Kafka tests crash TSan itself), and Synchronization.Mutex hands a contended lock over in the kernel
-# (mutex-handoff.c tells TSan of each hand-off; without it every contended lock is reported as a race).
+# Kafka tests crash TSan itself), and Synchronization.Mutex hands a contended lock over in code TSan
+# does not see (mutex-handoff.c tells TSan of each hand-off; without it every contended lock is
+# reported as a race).
 set -eu
 cd "$(dirname "$0")/../.."
+case "$PWD" in
+  *[[:space:]:]*) echo "tsan-test.sh: LD_PRELOAD cannot name a path with a space or a colon: $PWD" >&2; exit 2 ;;
+esac
 SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
+# clang, for its swiftcall attributes: the toolchain's own, else the one on PATH.
+CLANG="$(dirname "$(readlink -f "$SWIFT")")/clang"
+[ -x "$CLANG" ] || CLANG="$(command -v clang)"
 SCRATCH=.build-tsan
 mkdir -p "$SCRATCH"
-# The toolchain's own clang unless CC says otherwise.
-CC="${CC:-$(dirname "$(readlink -f "$SWIFT")")/clang}"
-"$CC" -shared -fPIC -O1 -Wall -Wextra -Werror -o "$SCRATCH/libtsan-preload.so" \
+"$CLANG" -shared -fPIC -O1 -Wall -Wextra -Werror -o "$SCRATCH/libtsan-preload.so" \
     scripts/sanitizers/c11-threads.c scripts/sanitizers/mutex-handoff.c -ldl
 "$SWIFT" build --build-tests --sanitize=thread --scratch-path "$SCRATCH"
 # halt_on_error: the first report fails the run where it happened, not in a summary at the end.
