@@ -7,19 +7,19 @@ import Testing
 /// The pure parts of `bench --process`: the workers' command lines, what their logs and /metrics
 /// tell, and CPU time from /proc/<pid>/stat.
 @Suite struct ProcessWorkersTests {
-    @Test func aWorkerProcessGetsThePhasesTopicsGroupRulesBatchAndEveryKafkaSetting() {
+    @Test func aWorkerProcessGetsThePhasesTopicsGroupRulesBatchEveryKafkaSettingAndStopsWithTheBench() {
         let topics = Topics(addressChanged: "b.in", quoteReplies: "b.out", deadLetters: "b.dlq", quoteState: "b.state")
         let kafka = KafkaConfiguration(["bootstrap.servers": "127.0.0.1:9", "fetch.wait.max.ms": "1", "session.timeout.ms": "6000",
                                         "group.id": "ignored"])
         #expect(WorkerCommandLine.shipquote(kafka: kafka, topics: topics, group: "g", rules: "/r.yaml", maxBatch: 7) == [
             "run", "--bootstrap-servers", "127.0.0.1:9", "--group", "g", "--rules", "/r.yaml", "--input-topic", "b.in",
             "--reply-topic", "b.out", "--dlq-topic", "b.dlq", "--state-topic", "b.state", "--max-batch", "7",
-            "--log-level", "info", "--statistics-interval", "0", "--metrics-listen", "127.0.0.1:0",
+            "--log-level", "info", "--statistics-interval", "0", "--metrics-listen", "127.0.0.1:0", "--exit-with-parent",
             "-X", "fetch.wait.max.ms=1", "-X", "session.timeout.ms=6000",
         ])
         #expect(WorkerCommandLine.echo(kafka: kafka, inputTopic: "b.in", replyTopic: "b.out", group: "e", maxBatch: 7) == [
             "bench", "echo-worker", "--bootstrap-servers", "127.0.0.1:9", "--group", "e", "--input-topic", "b.in",
-            "--reply-topic", "b.out", "--max-batch", "7", "-X", "fetch.wait.max.ms=1", "-X", "session.timeout.ms=6000",
+            "--reply-topic", "b.out", "--max-batch", "7", "--exit-with-parent", "-X", "fetch.wait.max.ms=1", "-X", "session.timeout.ms=6000",
         ])
     }
 

@@ -12,13 +12,15 @@ public enum WorkerCommandLine {
          "--dlq-topic", topics.deadLetters, "--state-topic", topics.quoteState, "--max-batch", String(maxBatch),
          // Info: the group's assignments are logged there (a few lines a run; per-event lines are debug).
          // No statistics, as in-process; /metrics on a free port of 127.0.0.1 for the phase's counts.
-         "--log-level", "info", "--statistics-interval", "0", "--metrics-listen", "127.0.0.1:0"]
+         "--log-level", "info", "--statistics-interval", "0", "--metrics-listen", "127.0.0.1:0",
+         // Should the bench die without stopping it (SIGKILL), the worker stops by itself.
+         "--exit-with-parent"]
             + kafkaFlags(kafka)
     }
 
     static func echo(kafka: KafkaConfiguration, inputTopic: String, replyTopic: String, group: String, maxBatch: Int) -> [String] {
         ["bench", "echo-worker", "--bootstrap-servers", kafka["bootstrap.servers"] ?? "", "--group", group,
-         "--input-topic", inputTopic, "--reply-topic", replyTopic, "--max-batch", String(maxBatch)]
+         "--input-topic", inputTopic, "--reply-topic", replyTopic, "--max-batch", String(maxBatch), "--exit-with-parent"]
             + kafkaFlags(kafka)
     }
 

@@ -22,7 +22,8 @@ public enum TakeoverBench {
 
     public static func run(_ settings: TakeoverSettings, say: (String) -> Void) throws -> Report {
         let topics = Topics.defaults
-        var brokerArguments = ["broker"]
+        // Each child stops by itself should the bench die without stopping it (SIGKILL).
+        var brokerArguments = ["broker", "--exit-with-parent"]
         for (name, n) in [(topics.addressChanged, settings.partitions), (topics.quoteReplies, settings.partitions),
                           (topics.deadLetters, 1), (topics.quoteState, settings.partitions)] {
             brokerArguments += ["--topic", "\(name):\(n)"]
@@ -44,7 +45,7 @@ public enum TakeoverBench {
         say("broker at \(bootstrap); starting \(settings.workers) workers with the default group settings")
 
         let runArguments = ["run", "--bootstrap-servers", bootstrap, "--rules", URL(fileURLWithPath: settings.rulesPath).standardizedFileURL.path,
-                            "--log-level", "info", "--statistics-interval", "0"] + settings.kafkaAssignments.flatMap { ["-X", $0] }
+                            "--log-level", "info", "--statistics-interval", "0", "--exit-with-parent"] + settings.kafkaAssignments.flatMap { ["-X", $0] }
         let logs = (0..<settings.workers).map { _ in SharedWorkerLog(inputTopic: topics.addressChanged) }
         for i in 0..<settings.workers {
             workers.append(try ChildProcess(name: "worker \(i)", executable: settings.executable, arguments: runArguments,

@@ -107,9 +107,9 @@ enum BenchCommand {
     private static func echoWorker(_ args: [String]) throws {
         ProcessSignals.hold()
         let flags = try Arguments(args, valued: ["--bootstrap-servers", "--group", "--input-topic", "--reply-topic", "--max-batch", "-X"],
-                                  flags: ["--help"])
+                                  flags: ["--exit-with-parent", "--help"])
         if flags.has("--help") {
-            return Output.line("usage: shipquote bench echo-worker --bootstrap-servers HOST:PORT --group ID --input-topic NAME --reply-topic NAME [--max-batch 2000] [-X key=value ...]")
+            return Output.line("usage: shipquote bench echo-worker --bootstrap-servers HOST:PORT --group ID --input-topic NAME --reply-topic NAME [--max-batch 2000] [-X key=value ...] [--exit-with-parent]")
         }
         guard let bootstrap = flags.value("--bootstrap-servers"), let group = flags.value("--group"),
               let input = flags.value("--input-topic"), let reply = flags.value("--reply-topic") else {
@@ -119,6 +119,7 @@ enum BenchCommand {
         try kafka.apply(assignments: flags.all("-X"))
         let stop = DispatchSemaphore(value: 0)
         ProcessSignals.handle(stop: { _ in stop.signal() })
+        if flags.has("--exit-with-parent") { ProcessSignals.stopWithParent(within: 15) {} }
         try EchoWorkerProcess.run(kafka: kafka, inputTopic: input, replyTopic: reply, maxBatch: try flags.int("--max-batch") ?? 2000, until: stop)
     }
 

@@ -67,6 +67,13 @@ enum RunCommand {
             logger.info("stop requested", ["signal": .int(sig)])
             worker.stop()
         }, reload: { watcher.reload(reason: "SIGHUP") })
+        if a.has("--exit-with-parent") {
+            let bound = Double(settings.shutdownGrace.components.seconds) + 5
+            ProcessSignals.stopWithParent(within: bound) { [logger] in
+                logger.error("the parent exited and the stop did not end in time; exiting", ["within_seconds": .int(Int(bound)),
+                                                                                            "exit_code": .int(ExitCode.failure)])
+            }
+        }
         defer {
             endpoint?.stop()
             watcher.stop()

@@ -4,7 +4,7 @@ import QuoteWorker
 /// The flags of `shipquote run`: one per setting (`--rules`, `--metrics-listen` ...), `-X` for
 /// librdkafka, and the switches that are actions rather than settings.
 enum RunFlags {
-    static let switches: Set<String> = ["--create-topics", "--print-config", "--help"]
+    static let switches: Set<String> = ["--create-topics", "--print-config", "--exit-with-parent", "--help"]
     static let actionValues: Set<String> = ["--partitions", "--replication-factor"]
     static var valued: Set<String> { Set(Setting.all.map(\.flag)).union(actionValues).union(["-X"]) }
 
@@ -24,6 +24,8 @@ enum RunFlags {
             row("-X key=value", "a librdkafka property (repeatable): security.protocol, sasl.*, ssl.*, tuning"),
             row("--create-topics", "create missing topics first (--partitions N, default 8; --replication-factor N, default 3)"),
             row("--print-config", "print the effective configuration and where each value came from, secrets redacted, and exit"),
+            row("--exit-with-parent", "stop as on SIGTERM when the process that started this one exits (exit 1 if not stopped"),
+            row("", "within shutdown-grace + 5 s): for a parent that cannot be sure to stop its children"),
             "",
             "Every setting is also an environment variable (SHIPQUOTE_ and the name in capitals, dashes as",
             "underscores: SHIPQUOTE_METRICS_LISTEN) and a key of the --config file (metrics-listen=...).",

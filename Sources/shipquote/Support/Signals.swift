@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The process's stop (SIGTERM, SIGINT) and reload (SIGHUP) signals, taken by one thread of
 /// their own with `sigwait`.
@@ -14,6 +15,7 @@ enum ProcessSignals {
     /// Blocks the handled signals in the calling thread. Call it first in a command, before any
     /// thread starts (librdkafka's, Foundation's, the metrics server's).
     static func hold() {
+        parentAtStart.store(getppid(), ordering: .relaxed)
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
@@ -32,6 +34,34 @@ enum ProcessSignals {
         thread.name = "signals"
         thread.start()
     }
+
+    /// `--exit-with-parent`: once the process that started this one has exited (the kernel hands
+    /// this one to another parent), the same stop as SIGTERM; if this process is still running
+    /// `seconds` later (a worker whose broker went with its parent can wait on it), `giveUp` runs
+    /// and it exits 1. For a parent that cannot be sure to stop its children itself, such as a
+    /// `bench --process` killed with SIGKILL: Foundation's Process cannot ask for PR_SET_PDEATHSIG,
+    /// and that signal would follow the parent's thread, not its process. Watched by polling the
+    /// parent's pid, which changes only when the whole parent process is gone.
+    static func stopWithParent(within seconds: Double, giveUp: @escaping @Sendable () -> Void) {
+        // The parent as `hold` saw it, first thing: one that exits while the command starts up is still noticed.
+        let held = parentAtStart.load(ordering: .relaxed)
+        let parent = held != 0 ? held : getppid()
+        let thread = Thread {
+            while getppid() == parent { usleep(Self.parentPollMicroseconds) }
+            kill(getpid(), SIGTERM)
+            usleep(UInt32(seconds * 1_000_000))
+            giveUp()
+            _exit(ExitCode.failure)
+        }
+        thread.name = "parent-watch"
+        thread.start()
+    }
+
+    /// The parent's pid when `hold` ran (0 before).
+    private static let parentAtStart = Atomic<Int32>(0)
+
+    /// How often `stopWithParent` looks at the parent's pid: a child notices its parent gone within this.
+    private static let parentPollMicroseconds: UInt32 = 250_000
 
     private static func signalSet() -> sigset_t {
         var set = sigset_t()
