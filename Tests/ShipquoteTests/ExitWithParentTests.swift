@@ -6,29 +6,30 @@ import Testing
 
 /// `--exit-with-parent` (run, broker, bench echo-worker): a child whose parent died without
 /// stopping it (a `bench --process` killed with SIGKILL) stops by itself, as on SIGTERM, and not
-/// while its parent lives.
+/// while its parent lives. Async, and waiting with `Task.sleep`: a test that blocks holds one of the
+/// two threads of Swift's cooperative pool, which every async test of the suite needs.
 @Suite(.serialized) struct ExitWithParentTests {
-    @Test func aBrokerWhoseParentExitsStops() throws {
-        let orphan = try Orphan(Binary.url.path, ["broker", "--partitions", "1", "--exit-with-parent"], readyWhen: "127.0.0.1:")
+    @Test func aBrokerWhoseParentExitsStops() async throws {
+        let orphan = try await Orphan.start(Binary.url.path, ["broker", "--partitions", "1", "--exit-with-parent"], readyWhen: "127.0.0.1:")
         defer { orphan.kill() }
         #expect(orphan.parentStatus == 0, "the parent: \(orphan.parentOutput)")
         #expect(orphan.aliveAfterReady, "it stopped while its parent still ran: \(orphan.stderr)")
-        #expect(orphan.awaitGone(timeout: 15), "still running 15 s after its parent exited")
+        #expect(await orphan.awaitGone(timeout: 15), "still running 15 s after its parent exited")
         #expect(orphan.stderr.contains("embedded broker up"))
     }
 
-    @Test func aWorkerWhoseParentExitsStopsAsOnSIGTERMAndLeavesItsGroup() throws {
+    @Test func aWorkerWhoseParentExitsStopsAsOnSIGTERMAndLeavesItsGroup() async throws {
         let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
         defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
-        let orphan = try Orphan(Binary.url.path, [
+        let orphan = try await Orphan.start(Binary.url.path, [
             "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules, "--exit-with-parent",
             "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
         ], readyWhen: "partitions assigned")
         defer { orphan.kill() }
         #expect(orphan.parentStatus == 0, "the parent: \(orphan.parentOutput); worker: \(orphan.stderr)")
         #expect(orphan.aliveAfterReady, "it stopped while its parent still ran: \(orphan.stderr)")
-        #expect(orphan.awaitGone(timeout: 30), "still running 30 s after its parent exited")
+        #expect(await orphan.awaitGone(timeout: 30), "still running 30 s after its parent exited")
         let log = orphan.stderr
         #expect(log.contains("\"body\":\"stop requested\""), "\(log)")
         #expect(log.contains("\"signal\":15"), "\(log)")
@@ -37,18 +38,19 @@ import Testing
         #expect(!log.contains("did not end in time"), "\(log)")
     }
 
-    @Test func withoutTheFlagAWorkerOutlivesItsParent() throws {
+    @Test func withoutTheFlagAWorkerOutlivesItsParent() async throws {
         let (broker, brokerOut, _) = try Binary.start(["broker", "--partitions", "2"])
         defer { Binary.stop(broker) }
         let bootstrap = try #require(Binary.firstLine(of: brokerOut, timeout: 20))
-        let orphan = try Orphan(Binary.url.path, [
+        let orphan = try await Orphan.start(Binary.url.path, [
             "run", "--bootstrap-servers", bootstrap, "--rules", Binary.exampleRules,
             "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500",
         ], readyWhen: "partitions assigned")
         defer { orphan.kill() }
         #expect(orphan.parentStatus == 0, "the parent: \(orphan.parentOutput); worker: \(orphan.stderr)")
         // Four times the flag's polling interval, and more: it would have noticed by then.
-        #expect(!orphan.awaitGone(timeout: 2), "it stopped without the flag: \(orphan.stderr)")
+        let gone = await orphan.awaitGone(timeout: 2)
+        #expect(!gone, "it stopped without the flag: \(orphan.stderr)")
         #expect(!orphan.stderr.contains("stop requested"))
     }
 }
@@ -63,8 +65,13 @@ final class Orphan {
     let aliveAfterReady: Bool
     private let directory: URL
 
-    init(_ executable: String, _ arguments: [String], readyWhen ready: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("orphan-\(UUID().uuidString)")
+    private init(pid: Int32, parentStatus: Int32, parentOutput: String, aliveAfterReady: Bool, directory: URL) {
+        (self.pid, self.parentStatus, self.parentOutput, self.aliveAfterReady, self.directory) =
+            (pid, parentStatus, parentOutput, aliveAfterReady, directory)
+    }
+
+    static func start(_ executable: String, _ arguments: [String], readyWhen ready: String) async throws -> Orphan {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orphan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Python, not sh: its child inherits no descriptor but the three it is given. (Through sh, the
         // child kept the one Foundation's Process watches to learn that the shell ended, so the
@@ -88,24 +95,34 @@ final class Orphan {
             print("alive", flush=True)
         """
         let python = try #require(Tool.path("python3"), "python3 starts the parent")
-        let (status, output) = try Tool.run(python, ["-c", script, directory.appendingPathComponent("out").path,
-                                                     directory.appendingPathComponent("err").path, ready, executable] + arguments,
-                                            timeout: 60)
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: python)
+        parent.arguments = ["-c", script, directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path,
+                            ready, executable] + arguments
+        let out = Pipe()
+        parent.standardOutput = out
+        parent.standardError = FileHandle.nullDevice
+        parent.standardInput = FileHandle.nullDevice
+        try parent.run()
+        // Its own loop ends within 31 s; past 60 s it is killed.
+        let deadline = Date().addingTimeInterval(60)
+        while parent.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if parent.isRunning { Glibc.kill(parent.processIdentifier, SIGKILL) }
+        parent.waitUntilExit()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = output.split(separator: "\n")
-        pid = lines.first.flatMap { Int32($0) } ?? 0
-        parentStatus = status
-        parentOutput = output
-        aliveAfterReady = lines.dropFirst().contains("alive")
+        return Orphan(pid: lines.first.flatMap { Int32($0) } ?? 0, parentStatus: parent.terminationStatus, parentOutput: output,
+                      aliveAfterReady: lines.dropFirst().contains("alive"), directory: directory)
     }
 
     var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "" }
 
     /// Whether the process has ended (gone, or a zombie its new parent has not reaped) within `timeout` seconds.
-    func awaitGone(timeout: TimeInterval) -> Bool {
+    func awaitGone(timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if !running { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         } while Date() < deadline
         return !running
     }
