@@ -221,7 +221,11 @@ public final class QuoteHTTPGateway: Sendable {
             let id = nextCall.add(1, ordering: .relaxed).newValue
             pending.withLock { $0[id] = call }
             let began = ContinuousClock.now
-            Task {
+            // Above the default priority: Swift gives each priority its own share of the cooperative
+            // pool (as many threads as cores), so a host whose own tasks block that pool's default
+            // share cannot hold a call past its deadline. (The test suite did: with its synchronous
+            // tests holding both threads of two cores, a call's task started after its deadline.)
+            Task(priority: .high) {
                 let response: GatewayResponse
                 do throws(GatewayError) {
                     let answer = try await gateway.quote(event, traceparent: traceparent)

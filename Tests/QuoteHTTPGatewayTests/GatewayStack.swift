@@ -23,9 +23,6 @@ final class GatewayStack: @unchecked Sendable {
     private let worker: Worker?
     private let workerDone = DispatchSemaphore(value: 0)
 
-    /// The stack's default and longest wait for a call (see `init`).
-    static let longWait: Duration = .seconds(120)
-
     static let rulesPath: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("examples/rules/us-acme.yaml").path
@@ -53,13 +50,9 @@ final class GatewayStack: @unchecked Sendable {
         }
         gateway = QuoteGateway(configuration: .init(kafka: kafka))
         var configuration = QuoteHTTPGateway.Configuration(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
-        // A long wait by default: beside the whole suite on two cores a call can take far longer
-        // than the 25 s a merchant gets (a full run's first call once ended 504 after 25 s while
-        // the later ones were answered, and most tests of that run only ran 160 s in). The tests
-        // of deadlines send their own Request-Timeout; `shipquote gateway` in GatewayCommandTests
-        // runs with the 25 s default.
-        configuration.maxTimeout = Self.longWait
-        configuration.defaultTimeout = Self.longWait
+        // The longest wait by default: the whole suite on two cores can slow a worker's answer past
+        // 10 s. The tests of deadlines send their own Request-Timeout.
+        configuration.defaultTimeout = configuration.maxTimeout
         configure(&configuration)
         let book = logBook
         http = try QuoteHTTPGateway(configuration: configuration, gateway: gateway) { level, message, fields in
@@ -205,7 +198,7 @@ enum Curl {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var args = ["-sS", "-X", method, "-o", dir.appendingPathComponent("body").path, "-D", dir.appendingPathComponent("headers").path,
-                    "-w", "%{http_code}", "-H", "Expect:", "--max-time", "150"]
+                    "-w", "%{http_code}", "-H", "Expect:", "--max-time", "60"]
         if let body {
             try Data(body).write(to: dir.appendingPathComponent("request"))
             args += ["-H", "Content-Type: application/json", "--data-binary", "@" + dir.appendingPathComponent("request").path]

@@ -35,7 +35,9 @@ enum BrokerCommand {
         let stop = DispatchSemaphore(value: 0)
         ProcessSignals.handle(stop: { _ in stop.signal() })
         if a.has("--exit-with-parent") {
-            ProcessSignals.stopWithParent(within: 5) { FileHandle.standardError.write(Data("embedded broker: the parent exited; stopping\n".utf8)) }
+            ProcessSignals.stopWithParent(within: 5) {
+                FileHandle.standardError.write(Data("embedded broker: the parent exited and the broker did not stop within 5 s; exiting\n".utf8))
+            }
         }
         withExtendedLifetime(cluster) { stop.wait() }
     }
