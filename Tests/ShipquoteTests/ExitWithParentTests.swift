@@ -31,6 +31,7 @@ import Testing
         #expect(orphan.aliveAfterReady, "it stopped while its parent still ran: \(orphan.stderr)")
         #expect(await orphan.awaitGone(timeout: 30), "still running 30 s after its parent exited")
         let log = orphan.stderr
+        #expect(log.contains("\"body\":\"the parent exited; stopping as on SIGTERM\""), "\(log)")
         #expect(log.contains("\"body\":\"stop requested\""), "\(log)")
         #expect(log.contains("\"signal\":15"), "\(log)")
         #expect(log.contains("\"body\":\"partitions revoked\""), "it should leave the group: \(log)")

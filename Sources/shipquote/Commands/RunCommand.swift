@@ -69,7 +69,9 @@ enum RunCommand {
         }, reload: { watcher.reload(reason: "SIGHUP") })
         if a.has("--exit-with-parent") {
             let bound = Double(settings.shutdownGrace.components.seconds) + 5
-            ProcessSignals.stopWithParent(within: bound) { [logger] in
+            ProcessSignals.stopWithParent(within: bound, noticed: { [logger] in
+                logger.info("the parent exited; stopping as on SIGTERM")
+            }) { [logger] in
                 logger.error("the parent exited and the stop did not end in time; exiting", ["within_seconds": .int(Int(bound)),
                                                                                             "exit_code": .int(ExitCode.failure)])
             }

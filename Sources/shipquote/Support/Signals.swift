@@ -36,18 +36,20 @@ enum ProcessSignals {
     }
 
     /// `--exit-with-parent`: once the process that started this one has exited (the kernel hands
-    /// this one to another parent), the same stop as SIGTERM; if this process is still running
-    /// `seconds` later (a worker whose broker went with its parent can wait on it), `giveUp` runs
-    /// and it exits 1. For a parent that cannot be sure to stop its children itself, such as a
+    /// this one to another parent), `noticed` runs, then the same stop as SIGTERM; if this process
+    /// is still running `seconds` later (a worker whose broker went with its parent can wait on
+    /// it), `giveUp` runs and it exits 1. For a parent that cannot be sure to stop its children itself, such as a
     /// `bench --process` killed with SIGKILL: Foundation's Process cannot ask for PR_SET_PDEATHSIG,
     /// and that signal would follow the parent's thread, not its process. Watched by polling the
     /// parent's pid, which changes only when the whole parent process is gone.
-    static func stopWithParent(within seconds: Double, giveUp: @escaping @Sendable () -> Void) {
+    static func stopWithParent(within seconds: Double, noticed: @escaping @Sendable () -> Void = {},
+                               giveUp: @escaping @Sendable () -> Void) {
         // The parent as `hold` saw it, first thing: one that exits while the command starts up is still noticed.
         let held = parentAtStart.load(ordering: .relaxed)
         let parent = held != 0 ? held : getppid()
         let thread = Thread {
             while getppid() == parent { usleep(Self.parentPollMicroseconds) }
+            noticed()
             kill(getpid(), SIGTERM)
             usleep(UInt32(seconds * 1_000_000))
             giveUp()
