@@ -31,7 +31,8 @@ extension BenchSettings {
       echo-worker`), and reports each phase's CPU per 1,000 answered events from the worker
       processes' /proc/<pid>/stat; in-process runs report the whole bench process's CPU (getrusage,
       generator, reader and the embedded broker included). Workers get SIGTERM at the end of a phase
-      and SIGKILL 15 s later if still running.
+      and SIGKILL 15 s later if still running; started with --exit-with-parent, they also stop by
+      themselves if the bench dies (a wrapper that forks, such as strace, is the one they watch).
       --worker-wrapper 'CMD ARGS' (with --process) starts each worker process as CMD ARGS <shipquote>
       <its arguments>, to profile or trace the workers as they run: 'valgrind --tool=callgrind
       --separate-threads=yes', 'strace -c -f -o /tmp/w.txt'. CMD is looked up on PATH; words are split

@@ -44,14 +44,17 @@ enum ProcessSignals {
     /// parent's pid, which changes only when the whole parent process is gone.
     static func stopWithParent(within seconds: Double, noticed: @escaping @Sendable () -> Void = {},
                                giveUp: @escaping @Sendable () -> Void) {
-        // The parent as `hold` saw it, first thing: one that exits while the command starts up is still noticed.
+        // The parent as `hold` saw it, first thing: one that exits while the command starts up is still
+        // noticed. (0 is a real answer: a parent outside this pid namespace, as under `docker exec`.)
         let held = parentAtStart.load(ordering: .relaxed)
-        let parent = held != 0 ? held : getppid()
+        let parent = held != Self.notRecorded ? held : getppid()
         let thread = Thread {
             while getppid() == parent { usleep(Self.parentPollMicroseconds) }
             noticed()
             kill(getpid(), SIGTERM)
-            usleep(UInt32(seconds * 1_000_000))
+            // Slept to a deadline: a sleep cut short by a signal must not end the process early.
+            let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1_000))
+            while ContinuousClock.now < deadline { usleep(Self.parentPollMicroseconds) }
             giveUp()
             _exit(ExitCode.failure)
         }
@@ -59,8 +62,9 @@ enum ProcessSignals {
         thread.start()
     }
 
-    /// The parent's pid when `hold` ran (0 before).
-    private static let parentAtStart = Atomic<Int32>(0)
+    /// The parent's pid when `hold` ran (`notRecorded` before).
+    private static let parentAtStart = Atomic<Int32>(notRecorded)
+    private static let notRecorded: Int32 = -1
 
     /// How often `stopWithParent` looks at the parent's pid: a child notices its parent gone within this.
     private static let parentPollMicroseconds: UInt32 = 250_000
