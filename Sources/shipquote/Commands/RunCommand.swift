@@ -29,6 +29,17 @@ enum RunCommand {
         }
         if a.has("--print-config") { return Output.line(settings.printed) }
         logger = Logger(minimum: settings.logLevel)
+        // Watched from here on, so a start-up that hangs (topics, a broker) is bounded too; a SIGTERM
+        // sent before the stop handler runs stays pending until it does.
+        if a.has("--exit-with-parent") {
+            let bound = Double(settings.shutdownGrace.components.seconds) + 5
+            ProcessSignals.stopWithParent(within: bound, noticed: { [logger] in
+                logger.info("the parent exited; stopping as on SIGTERM")
+            }) { [logger] in
+                logger.error("the parent exited and the stop did not end in time; exiting", ["within_seconds": .int(Int(bound)),
+                                                                                            "exit_code": .int(ExitCode.failure)])
+            }
+        }
 
         let rules: ReloadableRules
         do { rules = try ReloadableRules(path: settings.rulesPath) } catch {
@@ -67,15 +78,6 @@ enum RunCommand {
             logger.info("stop requested", ["signal": .int(sig)])
             worker.stop()
         }, reload: { watcher.reload(reason: "SIGHUP") })
-        if a.has("--exit-with-parent") {
-            let bound = Double(settings.shutdownGrace.components.seconds) + 5
-            ProcessSignals.stopWithParent(within: bound, noticed: { [logger] in
-                logger.info("the parent exited; stopping as on SIGTERM")
-            }) { [logger] in
-                logger.error("the parent exited and the stop did not end in time; exiting", ["within_seconds": .int(Int(bound)),
-                                                                                            "exit_code": .int(ExitCode.failure)])
-            }
-        }
         defer {
             endpoint?.stop()
             watcher.stop()
