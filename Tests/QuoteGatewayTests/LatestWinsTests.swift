@@ -63,7 +63,10 @@ import Testing
     }
 }
 
-/// The async face: `try await gateway.quote(event)`.
+/// The async face: `try await gateway.quote(event)`. The calls the tests start run at `.high`, as
+/// the HTTP gateway runs its calls: in a full run the suite's synchronous tests hold every thread of
+/// the default priority, and a call's deadline timer could fire before the test's own task got a
+/// thread to send the reply (a run failed so: "no reply to session c0 sequence 1 in time").
 @Suite struct AsyncQuoteTests {
     static func setUp() throws -> (EmbeddedKafkaCluster, QuoteGateway, KafkaProducer) {
         let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
@@ -75,10 +78,10 @@ import Testing
     @Test func aNewerQuoteForTheSameSessionEndsTheOlderWaitSuperseded() async throws {
         let (cluster, gateway, replier) = try Self.setUp()
         defer { gateway.close(); replier.close(timeoutMs: 1_000); withExtendedLifetime(cluster) {} }
-        let first = Task { try await gateway.quote(LatestWinsTests.event("a", gateway.nextSequence(for: "a"))) }
+        let first = Task(priority: .high) { try await gateway.quote(LatestWinsTests.event("a", gateway.nextSequence(for: "a"))) }
         try await Task.sleep(for: .milliseconds(200))
         #expect(gateway.nextSequence(for: "a") == 2)
-        let second = Task { try await gateway.quote(LatestWinsTests.event("a", 2)) }
+        let second = Task(priority: .high) { try await gateway.quote(LatestWinsTests.event("a", 2)) }
         guard case .superseded(let newer) = try await first.value else { Issue.record("the first wait must end superseded"); return }
         #expect(newer == 2)
         try replier.send(LatestWinsTests.reply("a", 2)) { _ in }
@@ -106,7 +109,7 @@ import Testing
         let sessions = (0..<200).map { "c\($0)" }
         let answers = try await withThrowingTaskGroup(of: (String, Int64?).self) { group in
             for s in sessions {
-                group.addTask {
+                group.addTask(priority: .high) {
                     if case .reply(let r) = try await gateway.quote(LatestWinsTests.event(s, 1), defaultWait: .seconds(20)) {
                         return (s, r.sequence)
                     }
@@ -114,8 +117,11 @@ import Testing
                 }
             }
             // Answer every session once its event is out (a worker would).
-            while !sessions.allSatisfy({ gateway.nextSequence(for: $0) == 2 }) { try await Task.sleep(for: .milliseconds(10)) }
-            for s in sessions { try replier.send(LatestWinsTests.reply(s, 1)) { _ in } }
+            let answering = Task(priority: .high) {
+                while !sessions.allSatisfy({ gateway.nextSequence(for: $0) == 2 }) { try await Task.sleep(for: .milliseconds(10)) }
+                for s in sessions { try replier.send(LatestWinsTests.reply(s, 1)) { _ in } }
+            }
+            try await answering.value
             var all: [String: Int64?] = [:]
             for try await (s, q) in group { all[s] = q }
             return all
