@@ -63,10 +63,10 @@ import Testing
     }
 }
 
-/// The async face: `try await gateway.quote(event)`. The calls the tests start run at `.high`, as
-/// the HTTP gateway runs its calls: in a full run the suite's synchronous tests hold every thread of
-/// the default priority, and a call's deadline timer could fire before the test's own task got a
-/// thread to send the reply (a run failed so: "no reply to session c0 sequence 1 in time").
+/// The async face: `try await gateway.quote(event)`. What must happen within a call's wait runs at
+/// `.high`, as the HTTP gateway runs its calls: in a full run the suite's synchronous tests hold every
+/// thread of the default priority, and a call's deadline timer could fire before the test's own task
+/// got a thread to send the reply (a run failed so: "no reply to session c0 sequence 1 in time").
 @Suite struct AsyncQuoteTests {
     static func setUp() throws -> (EmbeddedKafkaCluster, QuoteGateway, KafkaProducer) {
         let cluster = try EmbeddedKafkaCluster(topics: [KafkaTopicSpec(Topics.defaultAddressChanged, partitions: 2),
@@ -78,15 +78,19 @@ import Testing
     @Test func aNewerQuoteForTheSameSessionEndsTheOlderWaitSuperseded() async throws {
         let (cluster, gateway, replier) = try Self.setUp()
         defer { gateway.close(); replier.close(timeoutMs: 1_000); withExtendedLifetime(cluster) {} }
-        let first = Task(priority: .high) { try await gateway.quote(LatestWinsTests.event("a", gateway.nextSequence(for: "a"))) }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(gateway.nextSequence(for: "a") == 2)
-        let second = Task(priority: .high) { try await gateway.quote(LatestWinsTests.event("a", 2)) }
-        guard case .superseded(let newer) = try await first.value else { Issue.record("the first wait must end superseded"); return }
-        #expect(newer == 2)
-        try replier.send(LatestWinsTests.reply("a", 2)) { _ in }
-        guard case .reply(let reply) = try await second.value else { Issue.record("no reply to sequence 2"); return }
-        #expect(reply.sequence == 2)
+        // Every step within the calls' 25 s waits, so all of it at `.high` (a run failed with the first
+        // call timed out: the test's own task got no thread to send the second within its wait).
+        try await Task(priority: .high) {
+            let first = Task { try await gateway.quote(LatestWinsTests.event("a", gateway.nextSequence(for: "a"))) }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(gateway.nextSequence(for: "a") == 2)
+            let second = Task { try await gateway.quote(LatestWinsTests.event("a", 2)) }
+            guard case .superseded(let newer) = try await first.value else { Issue.record("the first wait must end superseded"); return }
+            #expect(newer == 2)
+            try replier.send(LatestWinsTests.reply("a", 2)) { _ in }
+            guard case .reply(let reply) = try await second.value else { Issue.record("no reply to sequence 2"); return }
+            #expect(reply.sequence == 2)
+        }.value
     }
 
     @Test func noReplyByReplyByThrowsATypedTimeout() async throws {
