@@ -19,13 +19,9 @@ import Testing
         #expect(health.status == 200)
 
         // The in-flight limit: one call waits, the next is refused at once.
-        // The wait and the refused call within the first call's 6 s, from a `.high` task: in a full run
-        // this test's own task can wait longer than that for a default-priority thread.
+        // The first call at `.high` too, as the refused one (`onceACallIsInFlight` says why).
         let first = Task(priority: .high) { try await Curl.call(stack.url(session: "bound-1"), body: Bodies.quote(), headers: ["Request-Timeout": "6"]) }
-        let refused = try await Task(priority: .high) {
-            while stack.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
-            return try await Curl.call(stack.url(session: "bound-2"), body: Bodies.quote())
-        }.value
+        let refused = try await stack.onceACallIsInFlight { try await Curl.call(stack.url(session: "bound-2"), body: Bodies.quote()) }
         #expect(refused.status == 503)
         #expect(refused.headers["retry-after"] == "1")
         #expect(refused.text.contains("\"error\":\"overloaded\""))

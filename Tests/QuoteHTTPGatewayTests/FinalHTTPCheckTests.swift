@@ -173,12 +173,11 @@ import Testing
         let stack = try await GatewayStack(worker: false)  // nobody answers
         defer { Task { await stack.stop() } }
         let body = Bodies.final(postalCode: "95014-3101", shownTotal: "58.63")
-        // The second call within the first's 10 s, from a `.high` task (see QuoteHTTPGatewayTests' race).
+        // The first call at `.high` too, as the second (`onceACallIsInFlight` says why).
         let first = Task(priority: .high) { try await Curl.call(stack.finalURL(session: "s-final-race"), body: body, headers: ["Request-Timeout": "10"]) }
-        let second = try await Task(priority: .high) {
-            while stack.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
-            return try await Curl.call(stack.finalURL(session: "s-final-race"), body: body, headers: ["Request-Timeout": "0.5"])
-        }.value
+        let second = try await stack.onceACallIsInFlight {
+            try await Curl.call(stack.finalURL(session: "s-final-race"), body: body, headers: ["Request-Timeout": "0.5"])
+        }
         #expect(second.status == 504)
         #expect(second.text == "{\"error\":\"timed_out\",\"sequence\":2}")
         let overtaken = try await first.value

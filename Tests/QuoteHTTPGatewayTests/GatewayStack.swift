@@ -75,6 +75,16 @@ final class GatewayStack: @unchecked Sendable {
         Issue.record("the worker answered no warm-up call within 90 s (\(attempt) tried)")
     }
 
+    /// Once a call is in flight, `body`; both at `.high`, so that `body` comes within that call's
+    /// deadline: in a full run the test's own task can wait longer than that for a thread of the
+    /// default priority, which the suite's synchronous tests hold.
+    func onceACallIsInFlight<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task(priority: .high) {
+            while self.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            return try await body()
+        }.value
+    }
+
     var base: String { "\(http.scheme)://127.0.0.1:\(http.address.port)" }
 
     func url(session: String) -> String { "\(base)/v1/sessions/\(session)/quote" }

@@ -137,13 +137,9 @@ import Testing
         let stack = try await GatewayStack(worker: false)  // nobody answers
         defer { Task { await stack.stop() } }
         let url = stack.url(session: "s-race")
-        // The second call within the first's 10 s, from a `.high` task: in a full run this test's own
-        // task can wait longer than that for a default-priority thread.
+        // The first call at `.high` too, as the second (`onceACallIsInFlight` says why).
         let first = Task(priority: .high) { try await Curl.call(url, body: Bodies.quote(), headers: ["Request-Timeout": "10"]) }
-        let second = try await Task(priority: .high) {
-            while stack.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
-            return try await Curl.call(url, body: Bodies.quote(), headers: ["Request-Timeout": "0.5"])
-        }.value
+        let second = try await stack.onceACallIsInFlight { try await Curl.call(url, body: Bodies.quote(), headers: ["Request-Timeout": "0.5"]) }
         #expect(second.status == 504)
         #expect(second.text == "{\"error\":\"timed_out\",\"sequence\":2}")
         #expect(second.elapsed < .seconds(9))
@@ -182,12 +178,9 @@ import Testing
     @Test func drainAnswersWhatIsInFlightAndStopsListening() async throws {
         guard Curl.path != nil else { Issue.record("curl is not installed (apt-get install curl)"); return }
         let stack = try await GatewayStack(worker: false)
-        // The drain within the call's 20 s, from a `.high` task (see the race above).
+        // The call at `.high` too, as the drain (`onceACallIsInFlight` says why).
         let waiting = Task(priority: .high) { try await Curl.call(stack.url(session: "s-drain"), body: Bodies.quote(), headers: ["Request-Timeout": "20"]) }
-        try await Task(priority: .high) {
-            while stack.http.metrics.inFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
-            await stack.http.drain(grace: .milliseconds(300))
-        }.value
+        try await stack.onceACallIsInFlight { await stack.http.drain(grace: .milliseconds(300)) }
         let answered = try await waiting.value
         #expect(answered.status == 503)
         #expect(try await Curl.call("\(stack.base)/healthz", method: "GET").status == 0)  // nothing listens any more
