@@ -11,7 +11,9 @@ import Darwin
 /// `JSONReader`, which either reads it or says exactly what is wrong.
 ///
 /// Every step is small and inlined into the reader that calls it: on a worker's hot path the
-/// calls, not the bytes, were most of a scan's cost.
+/// calls, not the bytes, were most of a scan's cost. Positions never pass the input's count (an
+/// event is at most 1 MiB), so the steps' arithmetic wraps (`&+`) rather than checking for an
+/// overflow that cannot happen: the checks were a branch on almost every step.
 struct JSONTokenCursor {
     private let input: UnsafeBufferPointer<UInt8>
     private var i = 0
@@ -25,7 +27,7 @@ struct JSONTokenCursor {
     mutating func skipWhitespace() {
         // One comparison in the usual case: every byte of a token is above the space.
         while i < input.count, input[i] <= 0x20, input[i] == 0x20 || input[i] == 0x0A || input[i] == 0x0D || input[i] == 0x09 {
-            i += 1
+            i &+= 1
         }
     }
 
@@ -34,7 +36,7 @@ struct JSONTokenCursor {
     mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard i < input.count, input[i] == byte else { return false }
-        i += 1
+        i &+= 1
         return true
     }
 
@@ -48,9 +50,9 @@ struct JSONTokenCursor {
     @inline(__always)
     mutating func takeNull() -> Bool {
         skipWhitespace()
-        guard i + 4 <= input.count, input[i] == UInt8(ascii: "n"), input[i + 1] == UInt8(ascii: "u"),
-              input[i + 2] == UInt8(ascii: "l"), input[i + 3] == UInt8(ascii: "l") else { return false }
-        i += 4
+        guard i &+ 4 <= input.count, input[i] == UInt8(ascii: "n"), input[i &+ 1] == UInt8(ascii: "u"),
+              input[i &+ 2] == UInt8(ascii: "l"), input[i &+ 3] == UInt8(ascii: "l") else { return false }
+        i &+= 4
         return true
     }
 
@@ -76,26 +78,26 @@ struct JSONTokenCursor {
         while true {
             skipWhitespace()
             guard i < input.count, input[i] == UInt8(ascii: "\"") else { return false }
-            let start = i + 1
+            let start = i &+ 1
             let index: Int
             if expected < names.count && isName(names, expected, at: start) {
                 index = expected
-            } else if expected + 1 < names.count && isName(names, expected + 1, at: start) {
+            } else if expected &+ 1 < names.count && isName(names, expected &+ 1, at: start) {
                 // An optional member left out (an event without `event_id`, `merchant`, …): the
                 // one after it, tried here, spares the search its call.
-                index = expected + 1
+                index = expected &+ 1
             } else {
                 guard let found = nameIndex(names, expected: expected, at: start) else { return false }
                 index = found
             }
-            i = start + names.lengths[index] + 1
+            i = start &+ names.length(index) &+ 1
             // Compact JSON (what gateways send) has the `:` right after the key and the value
             // right after it: each is looked at once, whitespace skipped only where there is some.
-            if i < input.count && input[i] == UInt8(ascii: ":") { i += 1 } else { guard take(UInt8(ascii: ":")) else { return false } }
+            if i < input.count && input[i] == UInt8(ascii: ":") { i &+= 1 } else { guard take(UInt8(ascii: ":")) else { return false } }
             let bit: UInt64 = 1 << UInt64(index)
             guard seen & bit == 0 else { return false }
             seen |= bit
-            expected = index + 1
+            expected = index &+ 1
             skipWhitespace()
             if !(i < input.count && input[i] == UInt8(ascii: "n") && takeNull()) {
                 guard body(&self, index) else { return false }
@@ -103,7 +105,7 @@ struct JSONTokenCursor {
             skipWhitespace()
             guard i < input.count else { return false }
             let next = input[i]
-            i += 1
+            i &+= 1
             if next == UInt8(ascii: ",") { continue }
             return next == UInt8(ascii: "}")
         }
@@ -113,23 +115,23 @@ struct JSONTokenCursor {
     /// the closing quote. Compared a word at a time where the document has the bytes to load.
     @inline(__always)
     private func isName(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
-        let n = names.lengths[index]
-        guard start + n < input.count, input[start + n] == UInt8(ascii: "\"") else { return false }
-        var w = index * MemberNames.wordsPerName
-        guard start + 8 * MemberNames.wordsPerName <= input.count else {
+        let n = names.length(index)
+        guard start &+ n < input.count, input[start &+ n] == UInt8(ascii: "\"") else { return false }
+        var w = index &* MemberNames.wordsPerName
+        guard start &+ 8 &* MemberNames.wordsPerName <= input.count else {
             // Too near the end to load whole words: byte by byte.
-            for k in 0..<n where input[start + k] != UInt8(truncatingIfNeeded: names.words[w + k / 8] >> UInt64(8 * (k % 8))) {
+            for k in 0..<n where input[start &+ k] != UInt8(truncatingIfNeeded: names.word(w + k / 8) >> UInt64(8 * (k % 8))) {
                 return false
             }
             return true
         }
-        let end = w + (n + 7) / 8
+        let end = w &+ (n &+ 7) / 8
         var at = input.baseAddress.unsafelyUnwrapped + start
         repeat {
             let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
-            guard word & names.masks[w] == names.words[w] else { return false }
+            guard word & names.mask(w) == names.word(w) else { return false }
             at += 8
-            w += 1
+            w &+= 1
         } while w < end
         return true
     }
@@ -138,15 +140,15 @@ struct JSONTokenCursor {
     /// expected; nil for a key that is none of them, escaped or unterminated. The names after the
     /// expected one come first: a writer that leaves out an optional member goes on in order.
     private func nameIndex(_ names: MemberNames, expected: Int, at start: Int) -> Int? {
-        var index = expected + 1
+        var index = expected &+ 1
         while index < names.count {
             if isName(names, index, at: start) { return index }
-            index += 1
+            index &+= 1
         }
         index = 0
         while index < expected && index < names.count {
             if isName(names, index, at: start) { return index }
-            index += 1
+            index &+= 1
         }
         return nil
     }
@@ -172,35 +174,35 @@ struct JSONTokenCursor {
         // quote there ends the string.
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var unprintable: UInt64 = 0
-        while i + 8 <= input.count {
+        while i &+ 8 <= input.count {
             let word = UInt64(littleEndian: UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
             let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C), deletes = word ^ (ones &* 0x7F)
             let special = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs
             let odd = (word | (deletes &- ones) & ~deletes) & highs
             if special == 0 {
                 unprintable |= odd
-                i += 8
+                i &+= 8
                 continue
             }
             let bit = special.trailingZeroBitCount
             unprintable |= odd & ((1 << UInt64(bit)) &- 1)   // the flags of the bytes before it
-            i += bit >> 3
+            i &+= bit >> 3
             guard input[i] == UInt8(ascii: "\"") else { return nil }
-            i += 1
+            i &+= 1
             if unprintable != 0 { onlyPrintableASCII = false }
-            return start..<(i - 1)
+            return start..<(i &- 1)
         }
         var printable = unprintable == 0
         while i < input.count {
             let byte = input[i]
             if byte == UInt8(ascii: "\"") {
-                i += 1
+                i &+= 1
                 if !printable { onlyPrintableASCII = false }
-                return start..<(i - 1)
+                return start..<(i &- 1)
             }
             if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
             printable = printable && byte < 0x7F
-            i += 1
+            i &+= 1
         }
         return nil
     }
@@ -211,21 +213,21 @@ struct JSONTokenCursor {
     mutating func number() -> Range<Int>? {
         skipWhitespace()
         let start = i
-        if i < input.count && input[i] == UInt8(ascii: "-") { i += 1 }
+        if i < input.count && input[i] == UInt8(ascii: "-") { i &+= 1 }
         guard i < input.count, isDigit(input[i]) else { return nil }
         if input[i] == UInt8(ascii: "0") {
-            i += 1
+            i &+= 1
             if i < input.count && isDigit(input[i]) { return nil }
         } else {
-            while i < input.count && isDigit(input[i]) { i += 1 }
+            while i < input.count && isDigit(input[i]) { i &+= 1 }
         }
         if i < input.count && input[i] == UInt8(ascii: ".") {
-            i += 1
+            i &+= 1
             guard digits() else { return nil }
         }
         if i < input.count && (input[i] == UInt8(ascii: "e") || input[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < input.count && (input[i] == UInt8(ascii: "+") || input[i] == UInt8(ascii: "-")) { i += 1 }
+            i &+= 1
+            if i < input.count && (input[i] == UInt8(ascii: "+") || input[i] == UInt8(ascii: "-")) { i &+= 1 }
             guard digits() else { return nil }
         }
         return start..<i
@@ -233,7 +235,7 @@ struct JSONTokenCursor {
 
     private mutating func digits() -> Bool {
         let start = i
-        while i < input.count && isDigit(input[i]) { i += 1 }
+        while i < input.count && isDigit(input[i]) { i &+= 1 }
         return i > start
     }
 
@@ -250,7 +252,7 @@ struct JSONTokenCursor {
     }
 
     /// Steps over `count` bytes the caller knows to be a whole value (with what `continues(with:)` saw).
-    mutating func skip(_ count: Int) { i += count }
+    mutating func skip(_ count: Int) { i &+= count }
 
     /// Runs `body` and says whether every string it stepped over was printable ASCII, leaving
     /// `onlyPrintableASCII` as if `body` had run alone.

@@ -73,7 +73,9 @@ public enum UpdateCheck {
 
     private static func check(_ items: UnsafeBufferPointer<SummaryItem>, list: @autoclosure () -> String, currency: Currency,
                               into found: inout [UpdateViolation]) {
-        guard let total = items.last else { found.append(.missingTotal(list: list())); return }
+        // The total's amount, not the item: a copy of the item was a retain of its id and label.
+        guard !items.isEmpty else { found.append(.missingTotal(list: list())); return }
+        let total = items[items.count - 1].amount
         if items.count > maxSummaryItems { found.append(.tooManySummaryItems(list: list(), count: items.count)) }
         var sum: Int128 = 0
         var oneCurrency = true
@@ -87,14 +89,15 @@ public enum UpdateCheck {
             if i < items.count - 1 { sum += Int128(items[i].amount.minorUnits) }
         }
         guard oneCurrency else { return }           // a sum across currencies means nothing
-        if items.count > 1, sum != Int128(total.amount.minorUnits) {
+        if items.count > 1, sum != Int128(total.minorUnits) {
             let sumText = sum.magnitude <= UInt128(Money.maxMinorUnits)
                 ? Money(minorUnits: Int64(sum), currency: currency).decimalString : "out of range"
-            found.append(.totalNotSumOfLines(list: list(), total: total.amount.decimalString, sumOfLines: sumText))
+            found.append(.totalNotSumOfLines(list: list(), total: total.decimalString, sumOfLines: sumText))
         }
-        if total.amount.isNegative { found.append(.negativeTotal(list: list(), total: total.amount.decimalString)) }
+        if total.isNegative { found.append(.negativeTotal(list: list(), total: total.decimalString)) }
     }
 
+    @inline(__always)
     private static func isBlank(_ text: String) -> Bool {
         // Any visible ASCII byte settles it without Unicode properties (run on every quote); the
         // bytes are read in place, the first one nearly always settling it.
