@@ -89,6 +89,24 @@ import Testing
         #expect(ProcessCPU.ownSeconds() > 0)
     }
 
+    @Test func aProcessParentIsField4CountedFromTheLastParenthesisAndItsChildrenAreFoundByIt() throws {
+        #expect(ProcessTree.parent(stat: "4242 (perf (record) x) S 17 4242 4242 0 -1") == 17)
+        #expect(ProcessTree.parent(stat: "4242 (short) S") == nil)
+        #expect(ProcessTree.parent(stat: "no parenthesis") == nil)
+        // A child of this process is found by its parent, and only while it runs.
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        let pid = sleeper.processIdentifier
+        #expect(ProcessTree.children(of: getpid()).contains(pid))
+        #expect(ProcessTree.children(of: pid).isEmpty)
+        // SIGKILL: a SIGTERM can be blocked in a child (it inherits the mask of the thread that started it).
+        kill(pid, SIGKILL)
+        sleeper.waitUntilExit()
+        #expect(!ProcessTree.children(of: getpid()).contains(pid))
+    }
+
     @Test func rateListsRunEachRateInTurn() throws {
         #expect(try BenchSettings.rates(flag: "max,1000,5000") == [.max, .fixed(1000), .fixed(5000)])
         #expect(throws: BenchSettingsError("--rate expects max or a positive whole number of events/s, got ")) {

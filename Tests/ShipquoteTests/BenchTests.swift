@@ -7,6 +7,11 @@ import Testing
 @Suite struct BenchTests {
     /// Runs a small bench (with `extra` flags) and checks what every run must show; returns its JSON document.
     private func smallBench(_ extra: [String], svg: String) throws -> [String: Any] {
+        try smallBenchWithLog(extra, svg: svg).document
+    }
+
+    /// The same, with what the bench wrote to stderr.
+    private func smallBenchWithLog(_ extra: [String], svg: String) throws -> (document: [String: Any], stderr: String) {
         let result = try Binary.run(["bench", "--events", "600", "--sessions", "50", "--rate", "300", "--partitions", "2",
                                      "--burst-fraction", "0.3", "--rules", Binary.exampleRules, "--json", "--svg", svg] + extra, timeout: 300)
         #expect(result.status == 0, "bench failed: \(result.stderr)")
@@ -27,7 +32,7 @@ import Testing
         let comparison = try #require(document["comparison"] as? [[String: Any]])
         #expect(comparison.map { $0["measure"] as? String } == ["p50", "p99", "cpu"])
         #expect(phases.allSatisfy { ($0["cpu_seconds_per_1000_answered"] as? Double ?? 0) > 0 })
-        return document
+        return (document, result.stderr)
     }
 
     @Test func aSmallBenchAnswersEveryLatestEventAndPublishesNoStaleReply() throws {
@@ -58,21 +63,28 @@ import Testing
 
     /// `--process`: the workers are `shipquote run` and `shipquote bench echo-worker` processes,
     /// their CPU read from /proc, and none is left running after the bench. With
-    /// `--worker-wrapper`, each is started through the wrapper (here a script that notes its
-    /// arguments and runs them), which gets the binary and the worker's arguments.
+    /// `--worker-wrapper`, each is started through the wrapper, which gets the binary and the
+    /// worker's arguments. The wrapper here runs the worker as its child, waits for it and takes
+    /// SIGTERM itself, as `perf record` does: the worker still gets its SIGTERM, stops with status 0,
+    /// and the wrapper ends after it, so nothing is killed; the CPU figures are the worker's (and
+    /// the wrapper's), not the wrapper's alone.
     @Test func withProcessTheWorkersAreProcessesOfTheirOwnStartedThroughAnyWrapperAndNoneOutlivesTheBench() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let svg = directory.appendingPathComponent("latency.svg").path
         let wrapper = directory.appendingPathComponent("wrap.sh").path, noted = directory.appendingPathComponent("started.txt").path
-        try "#!/bin/sh\necho \"$1 $2 $3\" >> '\(noted)'\nshift\nexec \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        // Like perf, the wrapper takes SIGTERM itself (a trap: the shell runs it once its child has
+        // ended), so only the worker's own SIGTERM can end the worker before the bench's bound.
+        try "#!/bin/sh\ntrap : TERM\necho \"$1 $2 $3\" >> '\(noted)'\nshift\n\"$@\"\necho \"exit $? $2\" >> '\(noted)'\n"
+            .write(toFile: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
-        let document = try smallBench(["--process", "--worker-wrapper", "\(wrapper) --marker"], svg: svg)
+        let (document, stderr) = try smallBenchWithLog(["--process", "--worker-wrapper", "\(wrapper) --marker"], svg: svg)
         #expect((document["settings"] as? [String: Any])?["processes"] as? Bool == true)
         #expect((document["settings"] as? [String: Any])?["worker_wrapper"] as? [String] == [wrapper, "--marker"])
-        let started = try String(contentsOfFile: noted, encoding: .utf8).split(separator: "\n")
-        #expect(started == ["--marker \(Binary.url.path) bench", "--marker \(Binary.url.path) run"])
+        let lines = try String(contentsOfFile: noted, encoding: .utf8).split(separator: "\n")
+        #expect(lines == ["--marker \(Binary.url.path) bench", "exit 0 bench", "--marker \(Binary.url.path) run", "exit 0 run"])
+        #expect(!stderr.contains("killed (SIGKILL)"), "a worker was killed: \(stderr)")
         #expect((document["phases"] as? [[String: Any]])?.first?["cpu_scope"] as? String ?? "" == BenchScope.processes)
         // The shipquote phase's counts come from the worker process's /metrics.
         #expect(((document["phases"] as? [[String: Any]])?.last?["events_received"] as? Int ?? 0) >= 600)

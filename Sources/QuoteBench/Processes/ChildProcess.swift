@@ -49,17 +49,32 @@ final class ChildProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
     var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
-    /// utime + stime so far, in seconds; nil once the process is gone.
-    func cpuSeconds() -> Double? { ProcessCPU.seconds(pid: pid) }
+    /// utime + stime so far, in seconds, of the process and of those it started and still runs (a
+    /// wrapper such as `perf record` runs the worker as its child: the worker's CPU, and the
+    /// wrapper's own); nil once the process is gone.
+    func cpuSeconds() -> Double? {
+        guard let own = ProcessCPU.seconds(pid: pid) else { return nil }
+        return ProcessTree.children(of: pid).compactMap(ProcessCPU.seconds(pid:)).reduce(own, +)
+    }
 
     /// SIGKILL now, as a crash would.
     func kill9() { if process.isRunning { kill(pid, SIGKILL) } }
 
-    /// SIGTERM to each, then up to `within` seconds for all to exit; those still running are
-    /// killed (SIGKILL). Returns the names of those that had to be killed.
+    /// SIGTERM to each, and to the processes each started (a wrapper's worker), then up to `within`
+    /// seconds for all to exit; those still running are killed (SIGKILL). Returns the names of
+    /// those that had to be killed.
+    ///
+    /// Why the wrapper's worker too: the bench holds its stop signals blocked (its own thread takes
+    /// them) and a child inherits that mask. The bench's own commands wait for those signals
+    /// themselves, but a wrapper that runs the worker as its child (`perf record`, `strace`) never
+    /// receives its SIGTERM: it was killed past the bound and `perf record` lost its data. The
+    /// worker stops on its SIGTERM, and such a wrapper ends when its worker does.
     @discardableResult
     static func stop(_ children: [ChildProcess], within seconds: Double) -> [String] {
-        for c in children where c.process.isRunning { kill(c.pid, SIGTERM) }
+        for c in children where c.process.isRunning {
+            kill(c.pid, SIGTERM)
+            for started in ProcessTree.children(of: c.pid) { kill(started, SIGTERM) }
+        }
         let deadline = Date().addingTimeInterval(seconds)
         while children.contains(where: \.process.isRunning) && Date() < deadline { usleep(20_000) }
         var killed: [String] = []

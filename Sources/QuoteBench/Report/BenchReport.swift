@@ -32,7 +32,7 @@ public struct BenchReport {
             + "\(settings.sessions) sessions, \(plan.events.count) events (\(plan.burstTurns) burst turns, fraction \(settings.burstFraction)), \(rateText)")
         lines.append("rules \(settings.rulesPath)" + (settings.kafkaAssignments.isEmpty ? "" : "; -X " + settings.kafkaAssignments.joined(separator: " -X ")))
         if !settings.workerWrapper.isEmpty {
-            lines.append("workers started through: \(settings.workerWrapper.joined(separator: " ")) (their figures are the wrapper's, not the product's)")
+            lines.append("workers started through: \(settings.workerWrapper.joined(separator: " ")) (their figures are the wrapped workers', each with its wrapper's own CPU, not the product's)")
         }
         if let probe {
             lines.append("generator alone (produce-only, rate max): \(Self.count(probe.deliveredRate)) events/s delivered, "

@@ -31,12 +31,14 @@ extension BenchSettings {
       echo-worker`), and reports each phase's CPU per 1,000 answered events from the worker
       processes' /proc/<pid>/stat; in-process runs report the whole bench process's CPU (getrusage,
       generator, reader and the embedded broker included). Workers get SIGTERM at the end of a phase
-      and SIGKILL 15 s later if still running; started with --exit-with-parent, they also stop by
+      (a wrapper's worker too, so a wrapper that waits for its worker, such as perf record, ends with
+      it) and SIGKILL 15 s later if still running; started with --exit-with-parent, they also stop by
       themselves if the bench dies (a wrapper that forks, such as strace, is the one they watch).
       --worker-wrapper 'CMD ARGS' (with --process) starts each worker process as CMD ARGS <shipquote>
       <its arguments>, to profile or trace the workers as they run: 'valgrind --tool=callgrind
-      --separate-threads=yes', 'strace -c -f -o /tmp/w.txt'. CMD is looked up on PATH; words are split
-      at spaces. The figures are then the wrapped workers' (a profiler slows them), not the product's.
+      --separate-threads=yes', 'perf record -g -o /tmp/w.data', 'strace -c -f -o /tmp/w.txt'. CMD is
+      looked up on PATH; words are split at spaces. The figures are then the wrapped workers' (a
+      profiler slows them; a wrapper's own CPU is counted with its worker's), not the product's.
       Targets (issue 12, ratios to the echo in the same run): saturated events/s ≥ 0.7×; at a fixed
       rate p50 ≤ 1.1× and p99 ≤ 1.3×; CPU per answered event ≤ 3×.
       A phase stops producing at --events or --duration, whichever comes first.
