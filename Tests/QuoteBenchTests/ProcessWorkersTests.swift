@@ -85,26 +85,39 @@ import Testing
         let stat = "4242 (shipquote (x) y) S 1 4242 4242 0 -1 4194304 1234 0 0 0 250 75 0 0 20 0 9 0 100 1000000 500"
         #expect(ProcessCPU.ticks(stat: stat) == 325)
         #expect(ProcessCPU.ticks(stat: "4242 (short) S 1") == nil)
+        // cutime and cstime (fields 16 and 17): the children it has waited for.
+        let reaped = "4242 (perf) S 1 4242 4242 0 -1 4194304 1234 0 0 0 250 75 40 12 20 0 9 0 100 1000000 500"
+        #expect(ProcessCPU.ticks(stat: reaped) == 325)
+        #expect(ProcessCPU.ticksWithReapedChildren(stat: reaped) == 377)
+        #expect(ProcessCPU.ticksWithReapedChildren(stat: "4242 (short) S 1 4242 4242 0 -1 4194304 1234 0 0 0 250 75") == nil)
         #expect(ProcessCPU.seconds(pid: getpid()) != nil)
         #expect(ProcessCPU.ownSeconds() > 0)
     }
 
-    @Test func aProcessParentIsField4CountedFromTheLastParenthesisAndItsChildrenAreFoundByIt() throws {
+    @Test func aProcessParentIsField4CountedFromTheLastParenthesisAndEveryProcessBelowOneIsFound() throws {
         #expect(ProcessTree.parent(stat: "4242 (perf (record) x) S 17 4242 4242 0 -1") == 17)
         #expect(ProcessTree.parent(stat: "4242 (short) S") == nil)
         #expect(ProcessTree.parent(stat: "no parenthesis") == nil)
-        // A child of this process is found by its parent, and only while it runs.
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["30"]
-        try sleeper.run()
-        let pid = sleeper.processIdentifier
-        #expect(ProcessTree.children(of: getpid()).contains(pid))
-        #expect(ProcessTree.children(of: pid).isEmpty)
+        // A shell that forks its sleep (the `; :` keeps it from exec'ing it): the shell and the sleep
+        // are below this process, the sleep below the shell, and nothing is left once they end.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "sleep 30; :"]
+        try shell.run()
+        let shellPID = shell.processIdentifier
+        var sleepers: [Int32] = []
+        let deadline = Date().addingTimeInterval(10)
+        while sleepers.isEmpty && Date() < deadline {
+            sleepers = ProcessTree.descendants(of: shellPID)
+            if sleepers.isEmpty { usleep(10_000) }
+        }
+        #expect(sleepers.count == 1)
+        #expect(Set(ProcessTree.descendants(of: getpid())).isSuperset(of: [shellPID] + sleepers))
         // SIGKILL: a SIGTERM can be blocked in a child (it inherits the mask of the thread that started it).
-        kill(pid, SIGKILL)
-        sleeper.waitUntilExit()
-        #expect(!ProcessTree.children(of: getpid()).contains(pid))
+        for pid in sleepers { kill(pid, SIGKILL) }
+        kill(shellPID, SIGKILL)
+        shell.waitUntilExit()
+        #expect(!ProcessTree.descendants(of: getpid()).contains(shellPID))
     }
 
     @Test func rateListsRunEachRateInTurn() throws {

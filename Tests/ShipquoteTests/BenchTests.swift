@@ -96,5 +96,5 @@ import Testing
 /// The CPU scopes the report names.
 enum BenchScope {
     static let inProcess = "the whole bench process (getrusage): the workers' threads plus the load generator, the reply reader and the embedded broker's thread"
-    static let processes = "the worker processes only (utime+stime from /proc/<pid>/stat, summed)"
+    static let processes = "the worker processes only (utime+stime from /proc/<pid>/stat, summed; with a wrapper, the processes below it too)"
 }

@@ -49,18 +49,19 @@ final class ChildProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
     var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
-    /// utime + stime so far, in seconds, of the process and of those it started and still runs (a
-    /// wrapper such as `perf record` runs the worker as its child: the worker's CPU, and the
-    /// wrapper's own); nil once the process is gone.
+    /// CPU seconds so far of the process and of every process below it (a wrapper such as
+    /// `perf record` runs the worker as its child: the worker's CPU, and the wrapper's own); nil once
+    /// the process is gone. Each counts the children it has reaped too, so a process of the tree that
+    /// ends between two readings moves its time to its parent instead of taking it out of the sum.
     func cpuSeconds() -> Double? {
-        guard let own = ProcessCPU.seconds(pid: pid) else { return nil }
-        return ProcessTree.children(of: pid).compactMap(ProcessCPU.seconds(pid:)).reduce(own, +)
+        guard let own = ProcessCPU.seconds(pid: pid, withReapedChildren: true) else { return nil }
+        return ProcessTree.descendants(of: pid).compactMap { ProcessCPU.seconds(pid: $0, withReapedChildren: true) }.reduce(own, +)
     }
 
     /// SIGKILL now, as a crash would.
     func kill9() { if process.isRunning { kill(pid, SIGKILL) } }
 
-    /// SIGTERM to each, and to the processes each started (a wrapper's worker), then up to `within`
+    /// SIGTERM to each, and to the processes below each (a wrapper's worker), then up to `within`
     /// seconds for all to exit; those still running are killed (SIGKILL). Returns the names of
     /// those that had to be killed.
     ///
@@ -71,9 +72,12 @@ final class ChildProcess: @unchecked Sendable {
     /// worker stops on its SIGTERM, and such a wrapper ends when its worker does.
     @discardableResult
     static func stop(_ children: [ChildProcess], within seconds: Double) -> [String] {
-        for c in children where c.process.isRunning {
+        // The processes below each are found before any is signalled: a wrapper that ends on its
+        // SIGTERM leaves its worker to another parent, where it would no longer be found.
+        let below = children.filter(\.process.isRunning).map { ($0, ProcessTree.descendants(of: $0.pid)) }
+        for (c, started) in below {
             kill(c.pid, SIGTERM)
-            for started in ProcessTree.children(of: c.pid) { kill(started, SIGTERM) }
+            for pid in started { kill(pid, SIGTERM) }
         }
         let deadline = Date().addingTimeInterval(seconds)
         while children.contains(where: \.process.isRunning) && Date() < deadline { usleep(20_000) }
@@ -117,8 +121,18 @@ enum ProcessCPU {
         return utime + stime
     }
 
-    static func seconds(pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let ticks = ticks(stat: text) else { return nil }
+    /// utime + stime + cutime + cstime (fields 14 to 17): the process's own CPU and that of the
+    /// children it has waited for.
+    static func ticksWithReapedChildren(stat text: String) -> Int? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 14, let own = ticks(stat: text), let cutime = Int(fields[13]), let cstime = Int(fields[14]) else { return nil }
+        return own + cutime + cstime
+    }
+
+    static func seconds(pid: Int32, withReapedChildren: Bool = false) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let ticks = withReapedChildren ? ticksWithReapedChildren(stat: text) : ticks(stat: text) else { return nil }
         return Double(ticks) / ticksPerSecond
     }
 

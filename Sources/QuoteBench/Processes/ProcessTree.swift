@@ -1,7 +1,8 @@
 import Foundation
 
-/// The processes a child of the bench started itself, read from /proc: a `--worker-wrapper` such
-/// as `perf record` or `strace` starts the worker as its own child and waits for it.
+/// The processes a child of the bench started, read from /proc: a `--worker-wrapper` such as
+/// `perf record` or `strace` runs the worker as its child and waits for it (`sudo perf …` or
+/// `sh -c 'perf …'` one level further down).
 enum ProcessTree {
     /// The parent pid (field 4) from the text of `/proc/<pid>/stat`. The command name (field 2) is
     /// in parentheses and may hold spaces or parentheses, so fields count from the last `)`.
@@ -13,14 +14,21 @@ enum ProcessTree {
         return Int32(fields[1])
     }
 
-    /// The pids whose parent is `pid` now (none once it has exited, or where /proc is not there).
-    static func children(of pid: Int32) -> [Int32] {
+    /// Every process below `pid` now: its children, theirs, and so on (none once it has exited, or
+    /// where /proc is not there). One reading of /proc, so the tree is that moment's.
+    static func descendants(of pid: Int32) -> [Int32] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { entry -> Int32? in
-            guard let child = Int32(entry),
-                  let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  parent(stat: text) == pid else { return nil }
-            return child
+        var children: [Int32: [Int32]] = [:]
+        for entry in entries {
+            guard let child = Int32(entry), let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let parent = parent(stat: text) else { continue }
+            children[parent, default: []].append(child)
         }
+        var found: [Int32] = [], waiting = children[pid] ?? []
+        while let next = waiting.popLast() {
+            found.append(next)
+            waiting += children[next] ?? []
+        }
+        return found
     }
 }

@@ -81,7 +81,7 @@ final class ProcessWorkers: BenchService, @unchecked Sendable {
         return members.joined(separator: "; ") + "; together: \(counts())"
     }
 
-    var cpuScope: String { "the worker processes only (utime+stime from /proc/<pid>/stat, summed)" }
+    var cpuScope: String { "the worker processes only (utime+stime from /proc/<pid>/stat, summed; with a wrapper, the processes below it too)" }
 
     func stop() {
         stopping.withLock { $0 = true }
