@@ -11,9 +11,10 @@ import Darwin
 /// `JSONReader`, which either reads it or says exactly what is wrong.
 ///
 /// Every step is small and inlined into the reader that calls it: on a worker's hot path the
-/// calls, not the bytes, were most of a scan's cost. Positions never pass the input's count (an
-/// event is at most 1 MiB), so the steps' arithmetic wraps (`&+`) rather than checking for an
-/// overflow that cannot happen: the checks were a branch on almost every step.
+/// calls, not the bytes, were most of a scan's cost. A position never passes the input's count
+/// (every read is guarded by it), and a count is far below `Int.max` (an event is at most 1 MiB), so
+/// the steps' arithmetic wraps (`&+`) rather than checking for an overflow that cannot happen: the
+/// checks were a branch on almost every step.
 struct JSONTokenCursor {
     private let input: UnsafeBufferPointer<UInt8>
     private var i = 0
@@ -120,7 +121,7 @@ struct JSONTokenCursor {
         var w = index &* MemberNames.wordsPerName
         guard start &+ 8 &* MemberNames.wordsPerName <= input.count else {
             // Too near the end to load whole words: byte by byte.
-            for k in 0..<n where input[start &+ k] != UInt8(truncatingIfNeeded: names.word(w + k / 8) >> UInt64(8 * (k % 8))) {
+            for k in 0..<n where input[start &+ k] != UInt8(truncatingIfNeeded: names.word(w &+ k / 8) >> UInt64(8 * (k % 8))) {
                 return false
             }
             return true
