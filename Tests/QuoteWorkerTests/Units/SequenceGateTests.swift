@@ -125,6 +125,29 @@ import Testing
         #expect(t.unfinished() == 0)
     }
 
+    /// A backlog's batch: a few answered records (a reply and a state record each) among many
+    /// superseded ones (nothing to deliver). Each report finds its record wherever it lies, in any
+    /// order, and the commit moves to the first record still waiting.
+    @Test func aBacklogsFewAnsweredRecordsAmongManySupersededFinishInAnyOrder() {
+        var t = OffsetTracker()
+        let answered: [Int64] = [7, 500, 1_203, 1_999]
+        for offset in Int64(0)..<2_000 { t.register(Self.tp, offset: offset, deliveries: answered.contains(offset) ? 2 : 0) }
+        #expect(t.committable() == [Self.tp: 7])
+        #expect(t.unfinished() == 1_993)
+        for offset in [1_999, 500, 1_203] as [Int64] { t.finishDelivery(Self.tp, offset: offset) }
+        t.finishDelivery(Self.tp, offset: 7)
+        #expect(t.committable() == [Self.tp: 7])
+        t.finishDelivery(Self.tp, offset: 7)
+        #expect(t.committable() == [Self.tp: 500])
+        for offset in [1_999, 1_203, 500] as [Int64] { t.finishDelivery(Self.tp, offset: offset) }
+        #expect(t.committable() == [Self.tp: 2_000])
+        #expect(t.unfinished() == 0)
+        // A report for a record no longer waiting (or never registered) changes nothing.
+        t.finishDelivery(Self.tp, offset: 1_203)
+        t.finishDelivery(Self.tp, offset: 5_000)
+        #expect(t.committable() == [Self.tp: 2_000])
+    }
+
     @Test func aForgottenPartitionIgnoresLateDeliveries() {
         var t = OffsetTracker()
         t.register(Self.tp, offset: 0, deliveries: 1)
