@@ -54,8 +54,8 @@ final class ChildProcess: @unchecked Sendable {
     /// the process is gone. Each counts the children it has reaped too, so a process of the tree that
     /// ends between two readings moves its time to its parent instead of taking it out of the sum.
     func cpuSeconds() -> Double? {
-        guard let own = ProcessCPU.seconds(pid: pid, withReapedChildren: true) else { return nil }
-        return ProcessTree.descendants(of: pid).compactMap { ProcessCPU.seconds(pid: $0, withReapedChildren: true) }.reduce(own, +)
+        guard let own = ProcessCPU.seconds(pid: pid) else { return nil }
+        return ProcessTree.descendants(of: pid).compactMap(ProcessCPU.seconds(pid:)).reduce(own, +)
     }
 
     /// SIGKILL now, as a crash would.
@@ -106,33 +106,28 @@ public enum WorkerProcesses {
     public static func stopAll(within seconds: Double) { ChildProcess.stopEveryChild(within: seconds) }
 }
 
-/// CPU time of a process: utime + stime of `/proc/<pid>/stat` in clock ticks, or this process's
-/// own from `getrusage`.
+/// CPU time of a process: from `/proc/<pid>/stat` in clock ticks (with the children it has waited
+/// for), or this process's own from `getrusage`.
 enum ProcessCPU {
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
-    /// utime + stime (fields 14 and 15) from the text of `/proc/<pid>/stat`. The command name
-    /// (field 2) is in parentheses and may hold spaces or parentheses, so fields count from the last `)`.
+    /// utime + stime (fields 14 and 15) from the text of `/proc/<pid>/stat`.
     static func ticks(stat text: String) -> Int? {
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state), so field n is fields[n - 3].
-        guard fields.count > 12, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
+        guard let utime = ProcessStat.field(14, of: text), let stime = ProcessStat.field(15, of: text) else { return nil }
         return utime + stime
     }
 
     /// utime + stime + cutime + cstime (fields 14 to 17): the process's own CPU and that of the
     /// children it has waited for.
     static func ticksWithReapedChildren(stat text: String) -> Int? {
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 14, let own = ticks(stat: text), let cutime = Int(fields[13]), let cstime = Int(fields[14]) else { return nil }
+        guard let own = ticks(stat: text), let cutime = ProcessStat.field(16, of: text),
+              let cstime = ProcessStat.field(17, of: text) else { return nil }
         return own + cutime + cstime
     }
 
-    static func seconds(pid: Int32, withReapedChildren: Bool = false) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let ticks = withReapedChildren ? ticksWithReapedChildren(stat: text) : ticks(stat: text) else { return nil }
+    /// The process's CPU seconds, with the children it has waited for; nil once it is gone.
+    static func seconds(pid: Int32) -> Double? {
+        guard let text = ProcessStat.text(pid: pid), let ticks = ticksWithReapedChildren(stat: text) else { return nil }
         return Double(ticks) / ticksPerSecond
     }
 

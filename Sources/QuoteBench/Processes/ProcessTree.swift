@@ -4,15 +4,8 @@ import Foundation
 /// `perf record` or `strace` runs the worker as its child and waits for it (`sudo perf …` or
 /// `sh -c 'perf …'` one level further down).
 enum ProcessTree {
-    /// The parent pid (field 4) from the text of `/proc/<pid>/stat`. The command name (field 2) is
-    /// in parentheses and may hold spaces or parentheses, so fields count from the last `)`.
-    static func parent(stat text: String) -> Int32? {
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state), so field 4 is fields[1].
-        guard fields.count > 1 else { return nil }
-        return Int32(fields[1])
-    }
+    /// The parent pid (field 4) from the text of `/proc/<pid>/stat`.
+    static func parent(stat text: String) -> Int32? { ProcessStat.field(4, of: text).flatMap { Int32(exactly: $0) } }
 
     /// Every process below `pid` now: its children, theirs, and so on (none once it has exited, or
     /// where /proc is not there). One reading of /proc, so the tree is that moment's.
@@ -20,8 +13,7 @@ enum ProcessTree {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         var children: [Int32: [Int32]] = [:]
         for entry in entries {
-            guard let child = Int32(entry), let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let parent = parent(stat: text) else { continue }
+            guard let child = Int32(entry), let text = ProcessStat.text(pid: child), let parent = parent(stat: text) else { continue }
             children[parent, default: []].append(child)
         }
         var found: [Int32] = [], waiting = children[pid] ?? []
