@@ -37,17 +37,25 @@ struct JSONWriterTests {
                     let written = writer.bytes
                     #expect(try JSONReader().read(written) == .object(JSONObject(["id": .string("x"), "k": .string(text)])),
                             "\(String(decoding: written, as: UTF8.self))")
-                    #expect(Array(text.utf8).withUnsafeBufferPointer { JSONWriter.needsEscape($0) } == (special != "é"))
+                    var copy = [UInt8](repeating: 0, count: text.utf8.count)
+                    let plain = Array(text.utf8).withUnsafeBufferPointer { source in
+                        copy.withUnsafeMutableBufferPointer { JSONWriter.copyIfPlain(source, to: $0.baseAddress!) }
+                    }
+                    #expect(plain == (special == "é"))
                 }
             }
         }
     }
 
-    @Test("a text needs escaping exactly when a byte of it is a quote, a backslash or a control character, wherever it sits")
-    func needsEscapeAgreesWithEachByteAtEveryLengthAndPosition() {
-        func reference(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
-        #expect([UInt8]().withUnsafeBufferPointer { JSONWriter.needsEscape($0) } == false)
-        for length in 1...19 {
+    @Test("a text is copied exactly when no byte of it is a quote, a backslash or a control character, wherever it sits, and nothing past its length is written")
+    func copyIfPlainAgreesWithEachByteAtEveryLengthAndPosition() {
+        func reference(_ bytes: [UInt8]) -> Bool { !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        var untouched = [UInt8](repeating: 0xEE, count: 8)
+        #expect([UInt8]().withUnsafeBufferPointer { source in
+            untouched.withUnsafeMutableBufferPointer { JSONWriter.copyIfPlain(source, to: $0.baseAddress!) }
+        } == true)
+        #expect(untouched == [UInt8](repeating: 0xEE, count: 8))
+        for length in 1...24 {
             for position in 0..<length {
                 for byte in UInt8.min...UInt8.max {
                     // A clean text of this length with one byte set; bytes after it in the buffer
@@ -55,8 +63,16 @@ struct JSONWriterTests {
                     var buffer = Array(repeating: UInt8(ascii: "a"), count: length) + Array(repeating: 0x22, count: 8)
                     buffer[position] = byte
                     let text = Array(buffer[..<length])
-                    let found = buffer.withUnsafeBufferPointer { JSONWriter.needsEscape(UnsafeBufferPointer(rebasing: $0[..<length])) }
-                    #expect(found == reference(text), "length \(length), byte \(byte) at \(position)")
+                    // The target has a guard after the text's length, which must stay as it was.
+                    var target = [UInt8](repeating: 0xEE, count: length + 8)
+                    let copied = buffer.withUnsafeBufferPointer { source in
+                        target.withUnsafeMutableBufferPointer {
+                            JSONWriter.copyIfPlain(UnsafeBufferPointer(rebasing: source[..<length]), to: $0.baseAddress!)
+                        }
+                    }
+                    #expect(copied == reference(text), "length \(length), byte \(byte) at \(position)")
+                    if copied { #expect(Array(target[..<length]) == text, "length \(length), byte \(byte) at \(position)") }
+                    #expect(Array(target[length...]) == [UInt8](repeating: 0xEE, count: 8), "length \(length), byte \(byte) at \(position)")
                 }
             }
         }

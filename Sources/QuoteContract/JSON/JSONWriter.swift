@@ -3,24 +3,28 @@
 ///
 /// The streaming calls (`beginObject`, `key`, `string`, …) place commas themselves; the caller
 /// is trusted to pair `begin`/`end` and to give every object value a `key` first.
-public struct JSONWriter: Sendable {
+///
+/// Not copyable: the writer owns its buffer (a pointer it allocates and frees), so a
+/// write is a store through it. As an array, every fragment of a reply asked the array whether
+/// its buffer was shared (some fifty calls a reply) before writing.
+public struct JSONWriter: ~Copyable {
     /// What has been written.
-    public var bytes: [UInt8] { Array(storage[..<length]) }
-    /// What has been written, without a copy: the writer's own buffer cut to its length.
-    public consuming func finish() -> [UInt8] {
-        storage.removeLast(storage.count - length)
-        return storage
-    }
-    /// Sized to its capacity; only the first `length` bytes are written (and ever read). Not
-    /// zero-filled: a reply's 4 KiB of zeros cost more than a fifth of encoding it. Writing goes
-    /// through one pointer per call instead of an array append per byte.
-    private var storage: [UInt8]
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: length)) }
+    /// What has been written, the writer's buffer freed.
+    public consuming func finish() -> [UInt8] { bytes }
+    /// `capacity` bytes, of which only the first `length` are written (and ever read). Not
+    /// zero-filled: a reply's 4 KiB of zeros cost more than a fifth of encoding it.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var length = 0
     private var needsComma = false
 
     public init(capacity: Int = 512) {
-        storage = Self.uninitialized(count: max(capacity, 16), keeping: [], length: 0)
+        self.capacity = max(capacity, 16)
+        storage = .allocate(capacity: self.capacity)
     }
+
+    deinit { storage.deallocate() }
 
     /// `value` as compact JSON.
     public static func encode(_ value: JSONValue) -> [UInt8] {
@@ -41,13 +45,11 @@ public struct JSONWriter: Sendable {
     private mutating func structural(_ byte: UInt8, afterComma comma: Bool) {
         reserve(2)
         let at = length
-        storage.withUnsafeMutableBufferPointer { buffer in
-            if comma {
-                buffer[at] = UInt8(ascii: ",")
-                buffer[at + 1] = byte
-            } else {
-                buffer[at] = byte
-            }
+        if comma {
+            storage[at] = UInt8(ascii: ",")
+            storage[at + 1] = byte
+        } else {
+            storage[at] = byte
         }
         length += comma ? 2 : 1
     }
@@ -122,22 +124,21 @@ public struct JSONWriter: Sendable {
         let comma = needsComma
         let written = JSONWriter.withBytes(of: id) { idBytes in
             JSONWriter.withBytes(of: label) { labelBytes -> Bool in
-                guard !JSONWriter.needsEscape(idBytes), !JSONWriter.needsEscape(labelBytes) else { return false }
+                var plain = true
                 fragment(capacity: idBytes.count + labelBytes.count + 112) { out in
                     var k = comma ? JSONWriter.write(",", to: out) : 0
-                    func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        if let source = bytes.baseAddress { (out + k).update(from: source, count: bytes.count) }
-                        k += bytes.count
-                    }
                     k += JSONWriter.write("{\"id\":\"", to: out + k)
-                    copy(idBytes)
+                    // A text that needs an escape: nothing counted as written, and the caller's slow path.
+                    guard JSONWriter.copyIfPlain(idBytes, to: out + k) else { plain = false; return 0 }
+                    k += idBytes.count
                     k += JSONWriter.write("\",\"label\":\"", to: out + k)
-                    copy(labelBytes)
+                    guard JSONWriter.copyIfPlain(labelBytes, to: out + k) else { plain = false; return 0 }
+                    k += labelBytes.count
                     k += JSONWriter.write("\",\"amount\":", to: out + k)
                     k += JSONWriter.writeAmountObject(letters: letters, minorUnits: minorUnits, fractionDigits: fractionDigits, to: out + k)
                     return k + JSONWriter.write("}", to: out + k)
                 }
-                return true
+                return plain
             }
         }
         if written { needsComma = true }
@@ -161,7 +162,7 @@ public struct JSONWriter: Sendable {
     private mutating func fragment(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(capacity)
         let start = length
-        length += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+        length += body(storage + start)
     }
 
     /// A member name that came from data (escaped as any string).
@@ -261,8 +262,8 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: StaticString, _ text: String) {
         let comma = needsComma
         let written = JSONWriter.withBytes(of: text) { utf8 -> Bool in
-            guard !JSONWriter.needsEscape(utf8) else { return false }
             let count = name.utf8CodeUnitCount
+            var plain = true
             fragment(capacity: count + utf8.count + 7) { out in
                 var k = 0
                 if comma { out[0] = UInt8(ascii: ","); k = 1 }
@@ -271,12 +272,13 @@ public struct JSONWriter: Sendable {
                 k += count + 1
                 out[k] = UInt8(ascii: "\""); out[k + 1] = UInt8(ascii: ":"); out[k + 2] = UInt8(ascii: "\"")
                 k += 3
-                if let source = utf8.baseAddress { (out + k).update(from: source, count: utf8.count) }
+                // A text that needs an escape: nothing counted as written, and the slow path below.
+                guard JSONWriter.copyIfPlain(utf8, to: out + k) else { plain = false; return 0 }
                 k += utf8.count
                 out[k] = UInt8(ascii: "\"")
                 return k + 1
             }
-            return true
+            return plain
         }
         if written { needsComma = true } else { key(name); string(text) }
     }
@@ -290,39 +292,57 @@ public struct JSONWriter: Sendable {
         return copy.withUTF8(body)
     }
 
-    /// Whether `utf8` holds a byte JSON cannot carry raw in a string: `"`, `\\` or a control
-    /// character. Eight bytes at a time (the same masks as the scanner's), the last few too: most
-    /// texts written are ids and labels shorter than a word, which went byte by byte.
-    static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return false }
+    /// Copies `utf8` to `out` when it holds no byte JSON cannot carry raw in a string (`"`, `\\`
+    /// or a control character) and says so; false when it holds one, having written an unspecified
+    /// part of it (the caller then counts nothing written: `out` is past the writer's length).
+    /// `out` has room for `utf8.count` bytes, and nothing past them is written.
+    ///
+    /// One pass, eight bytes at a time, the last few too (the same masks as the scanner's): most
+    /// texts written are ids and labels shorter than a word. Checking first and copying after
+    /// (a `memcpy` call per text) read every text twice.
+    @inline(__always)
+    static func copyIfPlain(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return true }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
         // A flag can be false only above a true one (a borrow runs upwards), so "any flag" is exact.
         func flags(_ w: UInt64) -> UInt64 { zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) | ((w &- ones &* 0x20) & ~w & highs) }
-        func word(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        let source = UnsafeRawPointer(base), target = UnsafeMutableRawPointer(out)
         let n = utf8.count
-        var k = 0
-        while k + 8 <= n {
-            if flags(word(at: base + k)) != 0 { return true }
-            k += 8
+        if n >= 8 {
+            var k = 0
+            while k &+ 8 <= n {
+                let raw = source.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                if flags(UInt64(littleEndian: raw)) != 0 { return false }
+                target.storeBytes(of: raw, toByteOffset: k, as: UInt64.self)
+                k &+= 8
+            }
+            if k == n { return true }
+            // The last word again, overlapping bytes already found clean and copied.
+            let raw = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            if flags(UInt64(littleEndian: raw)) != 0 { return false }
+            target.storeBytes(of: raw, toByteOffset: n &- 8, as: UInt64.self)
+            return true
         }
-        if k == n { return false }
-        // The last word again, overlapping bytes already found clean.
-        if n >= 8 { return flags(word(at: base + n - 8)) != 0 }
-        // Shorter than a word: two overlapping loads of half (or a quarter) of one fill it with
-        // the text's own bytes, the rest with a letter, which flags nothing.
-        func half(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))) }
-        func quarter(at p: UnsafePointer<UInt8>) -> UInt64 { UInt64(UInt16(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt16.self))) }
+        // Shorter than a word: two overlapping loads (and stores) of half or a quarter of one
+        // hold the text's own bytes; the rest of the word checked is a letter, which flags nothing.
         let letters = ones &* UInt64(UInt8(ascii: "a"))
-        let w: UInt64
         if n >= 4 {
-            w = half(at: base) | half(at: base + n - 4) << 32
+            let head = source.loadUnaligned(as: UInt32.self), tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            if flags(UInt64(UInt32(littleEndian: head)) | UInt64(UInt32(littleEndian: tail)) << 32) != 0 { return false }
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
         } else if n >= 2 {
-            w = letters & ~0xFFFF_FFFF | quarter(at: base) | quarter(at: base + n - 2) << 16
-        } else {
-            w = letters & ~0xFF | UInt64(base[0])
+            let head = source.loadUnaligned(as: UInt16.self), tail = source.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self)
+            let w = letters & ~0xFFFF_FFFF | UInt64(UInt16(littleEndian: head)) | UInt64(UInt16(littleEndian: tail)) << 16
+            if flags(w) != 0 { return false }
+            target.storeBytes(of: head, as: UInt16.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 2, as: UInt16.self)
+        } else if n == 1 {
+            if flags(letters & ~0xFF | UInt64(base[0])) != 0 { return false }
+            out[0] = base[0]
         }
-        return flags(w) != 0
+        return true
     }
 
     public mutating func field(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
@@ -377,18 +397,20 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Room for `count` more bytes after `length`.
+    /// Room for `count` more bytes after `length`: a comparison where the buffer has it (nearly
+    /// always), the move to a larger one out of line.
+    @inline(__always)
     private mutating func reserve(_ count: Int) {
-        let needed = length + count
-        if needed > storage.count { storage = Self.uninitialized(count: max(needed, 2 * storage.count), keeping: storage, length: length) }
+        if length &+ count > capacity { grow(toHold: length &+ count) }
     }
 
-    /// `count` bytes whose first `length` are `old`'s; the rest are left as they are (UInt8 is trivial).
-    private static func uninitialized(count: Int, keeping old: [UInt8], length: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if length > 0 { old.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: length) } }
-            initialized = count
-        }
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let grown = max(needed, 2 * capacity)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: storage, count: length)
+        storage.deallocate()
+        (storage, capacity) = (moved, grown)
     }
 
     private mutating func put(_ byte: UInt8) {
@@ -401,7 +423,7 @@ public struct JSONWriter: Sendable {
         guard let source = run.baseAddress, run.count > 0 else { return }
         reserve(run.count)
         let start = length
-        storage.withUnsafeMutableBufferPointer { ($0.baseAddress! + start).update(from: source, count: run.count) }
+        (storage + start).update(from: source, count: run.count)
         length += run.count
     }
 
@@ -418,19 +440,30 @@ public struct JSONWriter: Sendable {
     /// Quotes `text`, escaping `"`, `\` and the control characters JSON forbids raw; everything
     /// else (Swift strings are valid UTF-8) is copied as is, in runs rather than byte by byte.
     private mutating func appendQuoted(_ text: String) {
-        put(UInt8(ascii: "\""))
         JSONWriter.withBytes(of: text) { utf8 in
-            guard JSONWriter.needsEscape(utf8) else { return put(utf8) }
-            var runStart = 0
-            for k in 0..<utf8.count {
-                let byte = utf8[k]
-                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
-                put(UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
-                appendEscaped(byte)
-                runStart = k + 1
+            var plain = true
+            fragment(capacity: utf8.count + 2) { out in
+                out[0] = UInt8(ascii: "\"")
+                guard JSONWriter.copyIfPlain(utf8, to: out + 1) else { plain = false; return 0 }
+                out[utf8.count + 1] = UInt8(ascii: "\"")
+                return utf8.count + 2
             }
-            put(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            if !plain { appendEscaped(utf8) }
         }
+    }
+
+    /// `appendQuoted`'s text that needs an escape: the runs between escapes copied as they are.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        put(UInt8(ascii: "\""))
+        var runStart = 0
+        for k in 0..<utf8.count {
+            let byte = utf8[k]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
+            put(UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
+            appendEscaped(byte)
+            runStart = k + 1
+        }
+        put(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         put(UInt8(ascii: "\""))
     }
 
