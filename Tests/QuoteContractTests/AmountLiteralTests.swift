@@ -12,6 +12,8 @@ struct AmountLiteralTests {
         "007", "00.5", "0.", ".5", "5.", "+5", "1e2", "1E2", "1.5e1", "12345678901234", "123456789012345",
         "99999999999.99", "9999999999999.99", "10000000000000.00", "1000000000000000", "1000000000000001", "-1000000000000000",
         "", "-", "1.2.3", "1,5", " 5", "5 ", "٣", "12.34", "1.2345", "0.0001", "999.9999",
+        // Beyond Int64 (the one-pass reading stops counting at 15 integer digits), and more decimals than any currency has.
+        "12345678901234567890", "-99999999999999999999.99", String(repeating: "9", count: 70), "1.23456", "0.00001",
     ]
     private static let currencies: [Currency] = [.usd, .jpy, .kwd, Currency(code: "CLF")!]
 
@@ -53,5 +55,38 @@ struct AmountLiteralTests {
         #expect(minor("-0", 2) == nil)
         #expect(minor("10000000000000", 2) == 1_000_000_000_000_000)   // the largest amount
         #expect(minor("10000000000001", 2) == nil)   // over it: the parser names it
+        #expect(minor("12345678901234567890", 0) == nil)
+        #expect(minor("1.2345", 4) == 12_345)
+        #expect(minor("1.2345", 3) == nil)
+    }
+
+    @Test func aPlainLiteralIsReadOnceForEveryCurrency() throws {
+        func decimal(_ literal: String) -> PlainDecimal? {
+            var text = literal
+            return text.withUTF8 { PlainDecimal($0) }
+        }
+        let price = try #require(decimal("-12.5"))
+        #expect(price.digits == -125 && price.decimals == 1)
+        #expect(price.minorUnits(minorDigits: 0) == nil)
+        #expect(price.minorUnits(minorDigits: 1) == -125)
+        #expect(price.minorUnits(minorDigits: 2) == -1_250)
+        #expect(price.minorUnits(minorDigits: 4) == -125_000)
+        #expect(price.minorUnits(minorDigits: 5) == nil)   // no currency has five: the parser's
+        #expect(decimal("99999999999999.9999")?.minorUnits(minorDigits: 4) == nil)   // over the largest amount
+        #expect(decimal("-0.00") == nil)
+        #expect(decimal("999999999999999") == nil)
+        #expect(decimal("0.12345") == nil)
+    }
+
+    @Test func anAmountFarBeyondInt64IsRefusedByNameNotATrap() {
+        // The HTTP gateway's shown_total is read this way: a hostile 30-digit total is a 400, not a crash.
+        let total = JSONObject(["shown_total": .object(JSONObject(["currency": .string("USD"),
+                                                                   "value": .number(String(repeating: "9", count: 30))]))])
+        guard case .failure(let rejection) = ContractAmount.read(total, "shown_total", currency: .usd) else {
+            Issue.record("a 30-digit amount was read")
+            return
+        }
+        #expect(rejection.code == .overLimit)
+        #expect(rejection.field == "shown_total.value")
     }
 }

@@ -66,36 +66,11 @@ enum AmountField {
         return try parsedMoney(utf8: literal, currency: currency, form: form)
     }
 
-    /// The minor units of a literal in the form nearly every amount takes (`-`, up to 14 integer
-    /// digits without a leading zero, a point and at most the currency's decimals), read in one
-    /// pass; nil for anything else, which `parsedMoney` then reads or refuses. It only ever gives
-    /// what `parsedMoney` gives: the tests compare the two over many literals.
+    /// The minor units of a literal in the form nearly every amount takes (`PlainDecimal`'s), read
+    /// in one pass; nil for anything else, which `parsedMoney` then reads or refuses. It only
+    /// ever gives what `parsedMoney` gives: the tests compare the two over many literals.
     static func plainMinorUnits(_ literal: UnsafeBufferPointer<UInt8>, digits: Int) -> Int64? {
-        var k = 0
-        let negative = literal.first == UInt8(ascii: "-")
-        if negative { k = 1 }
-        let integerStart = k
-        var value: Int64 = 0
-        while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9 {
-            value = value * 10 + Int64(literal[k] &- UInt8(ascii: "0"))
-            k += 1
-        }
-        let integerDigits = k - integerStart
-        guard integerDigits >= 1, integerDigits <= 14, integerDigits == 1 || literal[integerStart] != UInt8(ascii: "0") else { return nil }
-        var fractionDigits = 0
-        if k < literal.count {
-            guard literal[k] == UInt8(ascii: "."), digits > 0 else { return nil }
-            k += 1
-            while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9, fractionDigits < digits {
-                value = value * 10 + Int64(literal[k] &- UInt8(ascii: "0"))
-                k += 1
-                fractionDigits += 1
-            }
-            guard fractionDigits >= 1, k == literal.count else { return nil }
-        }
-        for _ in fractionDigits..<digits { value *= 10 }
-        guard value <= Money.maxMinorUnits, !(negative && value == 0) else { return nil }
-        return negative ? -value : value
+        PlainDecimal(literal)?.minorUnits(minorDigits: digits)
     }
 
     /// Any literal, through the exact decimal parser: the authority, and what names what is wrong.
@@ -122,6 +97,59 @@ enum AmountField {
         } catch {
             throw FieldFailure(.invalidField, "value", expectation())
         }
+    }
+}
+
+/// A literal in the form nearly every amount takes (`-`, 1 to 14 integer digits without a leading
+/// zero, and after a point 1 to 4 decimals), as its digits and how many of them are decimals:
+/// what it means in any currency. Its digits are summed with wrapping arithmetic, then a sum of
+/// more than 14 is refused: summed with checked arithmetic, a 20-digit amount trapped and took
+/// the worker (or the HTTP gateway) down.
+struct PlainDecimal: Sendable, Equatable {
+    /// The digits as one integer, signed (`-12.50` is -1250); never zero with a minus sign.
+    let digits: Int64
+    /// How many of them follow the point: 0…4.
+    let decimals: Int8
+
+    init?(_ literal: UnsafeBufferPointer<UInt8>) {
+        var k = 0
+        let negative = literal.first == UInt8(ascii: "-")
+        if negative { k = 1 }
+        let integerStart = k
+        var value: Int64 = 0
+        // Wrapping arithmetic: a sum past 14 digits may wrap, and is then refused below.
+        while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9 {
+            value = value &* 10 &+ Int64(literal[k] &- UInt8(ascii: "0"))
+            k += 1
+        }
+        let integerDigits = k - integerStart
+        guard integerDigits >= 1, integerDigits <= 14, integerDigits == 1 || literal[integerStart] != UInt8(ascii: "0") else { return nil }
+        var decimals: Int8 = 0
+        if k < literal.count {
+            guard literal[k] == UInt8(ascii: ".") else { return nil }
+            k += 1
+            while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9, decimals < 4 {
+                value = value &* 10 &+ Int64(literal[k] &- UInt8(ascii: "0"))
+                k += 1
+                decimals += 1
+            }
+            guard decimals >= 1, k == literal.count else { return nil }
+        }
+        // `-0` and `-0.00` are the parser's to judge.
+        guard !(negative && value == 0) else { return nil }
+        self.digits = negative ? -value : value
+        self.decimals = decimals
+    }
+
+    /// The amount in minor units of a currency with `minorDigits` decimals; nil where the parser
+    /// decides: more decimals than the currency has (`25.000` USD is 25.00 to the parser), or
+    /// beyond the largest amount (the parser names the limit).
+    func minorUnits(minorDigits: Int) -> Int64? {
+        guard Int(decimals) <= minorDigits, minorDigits <= 4 else { return nil }
+        var value = digits.magnitude
+        for _ in Int(decimals)..<minorDigits { value &*= 10 }   // below 10^(14 + 4): no wrap
+        guard value <= UInt64(Money.maxMinorUnits) else { return nil }
+        return digits < 0 ? -Int64(value) : Int64(value)
     }
 }
 
