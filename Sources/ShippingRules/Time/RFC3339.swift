@@ -152,15 +152,18 @@ public enum RFC3339 {
     private static func writePadded(_ value: Int, width: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Every reply writes a timestamp and two dates per method: the widths used (2, 3, 4) are
         // written by constant divisions, which compile to multiplications, two digits at a time.
+        // Unsigned: a signed division by a constant needs a sign fix-up after its multiplication,
+        // and every value written here is a date's or a time's part, never below zero.
+        let v = UInt32(truncatingIfNeeded: value)
         switch width {
         case 2:
-            write2(value % 100, to: out)
+            write2(v % 100, to: out)
         case 3:
-            out[0] = UInt8(48 + value / 100 % 10)
-            write2(value % 100, to: out + 1)
+            out[0] = UInt8(truncatingIfNeeded: 48 &+ v / 100 % 10)
+            write2(v % 100, to: out + 1)
         case 4:
-            write2(value / 100 % 100, to: out)
-            write2(value % 100, to: out + 2)
+            write2(v / 100 % 100, to: out)
+            write2(v % 100, to: out + 2)
         default:
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
@@ -178,9 +181,9 @@ public enum RFC3339 {
 
     /// Two digits of `value` (0…99) at `out`.
     @inline(__always)
-    private static func write2(_ value: Int, to out: UnsafeMutablePointer<UInt8>) {
-        out[0] = UInt8(48 + value / 10)
-        out[1] = UInt8(48 + value % 10)
+    private static func write2(_ value: UInt32, to out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(truncatingIfNeeded: 48 &+ value / 10)
+        out[1] = UInt8(truncatingIfNeeded: 48 &+ value % 10)
     }
 
     /// Whole milliseconds since 1970 of `date`, the same rounding `format` uses.
