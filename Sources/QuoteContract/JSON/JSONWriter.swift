@@ -214,42 +214,42 @@ public struct JSONWriter: ~Copyable {
         var k = 0
         if value < 0 { out[0] = UInt8(ascii: "-"); k = 1 }
         var magnitude = value.magnitude
-        // Digits come out lowest first, two per division (a timestamp's 13 in 7 steps), into a
-        // small stack buffer filled from its end; the decimal point goes in as they are copied out.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
-            let base = buffer.baseAddress!
-            var start = 40
-            let pairs = digitPairs.utf8Start
-            while magnitude >= 100 {
-                let pair = Int(magnitude % 100) &* 2
-                magnitude /= 100
-                start -= 2
-                base[start] = pairs[pair]
-                base[start + 1] = pairs[pair + 1]
-            }
-            if magnitude >= 10 {
-                start -= 2
-                base[start] = pairs[Int(magnitude) &* 2]
-                base[start + 1] = pairs[Int(magnitude) &* 2 + 1]
-            } else {
-                start -= 1
-                base[start] = UInt8(ascii: "0") &+ UInt8(magnitude)
-            }
-            // At least one integer digit: zeros in front while the digits are only the fraction.
-            while 40 - start <= fractionDigits {
-                start -= 1
-                base[start] = UInt8(ascii: "0")
-            }
-            let integerDigits = 40 - start - fractionDigits
-            (out + k).update(from: base + start, count: integerDigits)
-            k += integerDigits
-            if fractionDigits > 0 {
-                out[k] = UInt8(ascii: ".")
-                (out + k + 1).update(from: base + start + integerDigits, count: fractionDigits)
-                k += 1 + fractionDigits
-            }
-            return k
+        // How many digits (an Int64's magnitude has at most 19), then the text written straight
+        // into place from its end, two digits per division: through a scratch buffer and a copy,
+        // the twelve amounts of a reply cost a tenth of encoding it.
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 19 && magnitude >= bound {
+            digits &+= 1
+            bound &*= 10
         }
+        let integerDigits = max(digits - fractionDigits, 1)   // at least one: `0.05`
+        let count = integerDigits + (fractionDigits > 0 ? 1 + fractionDigits : 0)
+        let pairs = digitPairs.utf8Start
+        var at = out + k + count
+        func pair() {
+            let p = Int(magnitude % 100) &* 2
+            magnitude /= 100
+            at -= 2
+            at[0] = pairs[p]
+            at[1] = pairs[p &+ 1]
+        }
+        func single() {
+            at -= 1
+            at[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        if fractionDigits > 0 {
+            var left = fractionDigits
+            while left >= 2 { pair(); left &-= 2 }
+            if left == 1 { single() }
+            at -= 1
+            at[0] = UInt8(ascii: ".")
+        }
+        var left = integerDigits
+        while left >= 2 { pair(); left &-= 2 }
+        if left == 1 { single() }
+        return k + count
     }
 
     /// "00" to "99" back to back: a pair's two digits are at twice its value.
