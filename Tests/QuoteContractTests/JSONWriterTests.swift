@@ -78,6 +78,26 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("a document written straight into the array returned is the writer's own bytes, also where it outgrows the array's room")
+    func encodeArrayAtEveryRoom() {
+        func document(_ w: inout JSONWriter) {
+            w.beginObject()
+            w.field("id", "ship-\u{1}-\"fast\"")
+            w.key("items")
+            w.beginArray()
+            for n in 0..<40 { w.amountObject(code: "USD", minorUnits: Int64(n) * 1_234, fractionDigits: 2) }
+            w.endArray()
+            w.endObject()
+        }
+        var reference = JSONWriter(capacity: 4096)
+        document(&reference)
+        let expected = reference.bytes
+        #expect(expected.count > 1_000)
+        for room in [0, 16, 17, 100, expected.count - 1, expected.count, expected.count + 1, 4096] {
+            #expect(JSONWriter.encodeArray(capacity: room) { document(&$0) } == expected, "room \(room)")
+        }
+    }
+
     @Test("a writer that starts small grows and keeps every byte, fragments included")
     func growsFromATinyBuffer() {
         var writer = JSONWriter(capacity: 1)

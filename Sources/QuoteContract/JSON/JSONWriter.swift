@@ -4,9 +4,9 @@
 /// The streaming calls (`beginObject`, `key`, `string`, …) place commas themselves; the caller
 /// is trusted to pair `begin`/`end` and to give every object value a `key` first.
 ///
-/// Not copyable: the writer owns its buffer (a pointer it allocates and frees), so a
-/// write is a store through it. As an array, every fragment of a reply asked the array whether
-/// its buffer was shared (some fifty calls a reply) before writing.
+/// Not copyable: the writer holds its buffer as a pointer (one it allocates and frees, or the
+/// new array's of `encodeArray`), so a write is a store through it. As an array, every fragment
+/// of a reply asked the array whether its buffer was shared (some fifty calls a reply) before writing.
 public struct JSONWriter: ~Copyable {
     /// What has been written.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: length)) }
@@ -16,15 +16,43 @@ public struct JSONWriter: ~Copyable {
     /// zero-filled: a reply's 4 KiB of zeros cost more than a fifth of encoding it.
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Whether `storage` was allocated here (and is freed here): false while it is the buffer of
+    /// the array `encodeArray` makes, until the document outgrows it.
+    private var owned: Bool
     private var length = 0
     private var needsComma = false
 
     public init(capacity: Int = 512) {
         self.capacity = max(capacity, 16)
         storage = .allocate(capacity: self.capacity)
+        owned = true
     }
 
-    deinit { storage.deallocate() }
+    private init(lent buffer: UnsafeMutableBufferPointer<UInt8>) {
+        storage = buffer.baseAddress.unsafelyUnwrapped
+        capacity = buffer.count
+        owned = false
+    }
+
+    deinit { if owned { storage.deallocate() } }
+
+    /// The document `body` writes, written straight into the buffer of the array returned (made
+    /// with room for `capacity` bytes): no buffer of the writer's own, and no copy out of it. A
+    /// document that outgrows it moves to a buffer of the writer's, and is copied out at the end.
+    public static func encodeArray(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var outgrown: [UInt8]?
+        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { buffer, initialized in
+            var writer = JSONWriter(lent: buffer)
+            body(&writer)
+            if writer.owned {
+                outgrown = writer.bytes
+                initialized = 0
+            } else {
+                initialized = writer.length
+            }
+        }
+        return outgrown ?? written
+    }
 
     /// `value` as compact JSON.
     public static func encode(_ value: JSONValue) -> [UInt8] {
@@ -55,6 +83,9 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A member name the code spells (the contract's names are plain ASCII: copied, not escaped).
+    /// Inlined, so that a name's length is a constant where it is written and its copy a few
+    /// moves rather than a call of `memcpy`.
+    @inline(__always)
     public mutating func key(_ key: StaticString) {
         let count = key.utf8CodeUnitCount, comma = needsComma
         fragment(capacity: count + 4) { out in
@@ -259,6 +290,7 @@ public struct JSONWriter: ~Copyable {
 
     /// `"key": "text"` in one call, the shape most contract fields have: one fragment when the
     /// text needs no escape (ids, labels and codes nearly always).
+    @inline(__always)
     public mutating func field(_ name: StaticString, _ text: String) {
         let comma = needsComma
         let written = JSONWriter.withBytes(of: text) { utf8 -> Bool in
@@ -409,8 +441,8 @@ public struct JSONWriter: ~Copyable {
         let grown = max(needed, 2 * capacity)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: storage, count: length)
-        storage.deallocate()
-        (storage, capacity) = (moved, grown)
+        if owned { storage.deallocate() }
+        (storage, capacity, owned) = (moved, grown, true)
     }
 
     private mutating func put(_ byte: UInt8) {

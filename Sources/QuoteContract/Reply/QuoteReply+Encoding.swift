@@ -6,7 +6,11 @@ extension QuoteReply {
     /// for `keep` and `rejected`, `rejection` appears only for `rejected`; amounts are strings
     /// with the currency's minor digits, `computed_at` is UTC with milliseconds.
     public func encode() -> [UInt8] {
-        var w = JSONWriter(capacity: 4096)
+        // A reply of a few methods is under 2 KiB: written into the array returned.
+        JSONWriter.encodeArray(capacity: 4096) { w in encode(into: &w) }
+    }
+
+    private func encode(into w: inout JSONWriter) {
         w.beginObject()
         w.field("version", Int64(version))
         w.field("session_id", sessionID)
@@ -35,7 +39,6 @@ extension QuoteReply {
             return count + 2
         }
         w.endObject()
-        return w.finish()
     }
 }
 
