@@ -197,9 +197,30 @@ struct EventScannerTests {
         #expect(counts["refused", default: 0] > 5_000)
     }
 
+    @Test("a number with a leading zero is not JSON: both refuse it, wherever a whole number is read")
+    func leadingZeros() throws {
+        let example = String(decoding: ContractFixtures.exampleBytes, as: UTF8.self)
+        // The example's values: version 1, sequence 7, quantity 2. Zero breaks a rule of each (the
+        // control: valid JSON, refused by both for the rule); the others are not JSON.
+        for (member, value) in [("\"version\": ", "1"), ("\"sequence\": ", "7"), ("\"quantity\": ", "2")] {
+            let range = try #require(example.range(of: member + value))
+            for literal in ["0", "00", "01", "012", "0" + value] {
+                var text = example
+                text.replaceSubrange(range, with: member + literal)
+                #expect(Self.compare(Array(text.utf8)) == .passedOnAndRefused, "\(member)\(literal)")
+            }
+            // For contrast, a valid two-digit value is scanned (a version of 11 is refused by rule).
+            var text = example
+            text.replaceSubrange(range, with: member + "1" + value)
+            #expect(Self.compare(Array(text.utf8)) == (value == "1" ? .passedOnAndRefused : .scanned), "\(member)1\(value)")
+        }
+    }
+
     @Test("values at the edges of each rule: the readers agree", arguments: [
         ("sequence", JSONValue.number("0")), ("sequence", .number("9223372036854775807")), ("sequence", .number("9223372036854775808")),
-        ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .string("7")), ("version", .number("1.0")),
+        ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .number("-3")), ("sequence", .number("-0")), ("sequence", .number("3E1")), ("sequence", .number("999999999999999999")),
+        ("sequence", .number("1000000000000000000")), ("sequence", .number("99999999999999999999")),
+        ("version", .number("1e0")), ("cart.items[0].weight_grams", .number("0")), ("cart.items[0].quantity", .number("2.0")), ("sequence", .string("7")), ("version", .number("1.0")),
         ("version", .number("2")), ("session_id", .string("")), ("session_id", .string(String(repeating: "é", count: 128))),
         ("session_id", .string(String(repeating: "x", count: 129))), ("event_id", .null), ("event_id", .string("a\u{7F}b")),
         ("event_id", .string("a\u{85}b")), ("merchant", .string("")), ("currency", .string("XXX")), ("currency", .string("JPY")),

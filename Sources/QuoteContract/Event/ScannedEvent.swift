@@ -157,12 +157,12 @@ struct RawEvent: Sendable {
         let read = c.object(of: RawEvent.keys) { c, index in
             switch index {
             case 0:
-                guard let number = c.number(), c.bytes(number, equal: "1") else { return false }
+                guard c.wholeNumber() == 1 else { return false }
                 versionIsOne = true
                 return true
             case 1: eventID = c.string().map(ByteSpan.init); return eventID != nil
             case 2: sessionID = c.string().map(ByteSpan.init); return sessionID != nil
-            case 3: sequence = c.number().flatMap { c.wholeNumber($0) }; return sequence != nil
+            case 3: sequence = c.wholeNumber(); return sequence != nil
             case 4: merchant = c.string().map(ByteSpan.init); return merchant != nil
             case 5: paymentMethodType = c.string().map(ByteSpan.init); return paymentMethodType != nil
             case 6:
@@ -412,10 +412,10 @@ struct RawLine: Sendable {
             switch isItem || index < 2 ? index : 3 {
             case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
             case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
-            case 2: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; quantity = value
+            case 2: guard let value = c.wholeNumber() else { return false }; quantity = value
             case 3: guard let value = RawAmount(&c) else { return false }; amount = value
             case 4: guard let range = c.string() else { return false }; taxCategory = ByteSpan(range)
-            case 5: guard let number = c.number(), let value = c.wholeNumber(number) else { return false }; weightGrams = value
+            case 5: guard let value = c.wholeNumber() else { return false }; weightGrams = value
             case 6: guard let range = c.string() else { return false }; shippingClass = ByteSpan(range)
             default: guard let size = RawDimensions(&c) else { return false }; dimensions = size
             }
@@ -487,7 +487,7 @@ struct RawDimensions: Sendable {
     init?(_ c: inout JSONTokenCursor) {
         var length: Int64?, width: Int64?, height: Int64?
         let read = c.object(of: RawDimensions.keys) { c, index in
-            guard let number = c.number(), let value = c.wholeNumber(number) else { return false }
+            guard let value = c.wholeNumber() else { return false }
             switch index {
             case 0: length = value
             case 1: width = value

@@ -291,6 +291,30 @@ struct JSONTokenCursor {
     /// The bytes in `range`, valid while the document's buffer is.
     func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: input[range]) }
 
+    /// The next value when it is a number literal of digits only (no sign, fraction or exponent,
+    /// no leading zero) that fits `Int64`, stepped over and valued in one pass; nil for any other
+    /// value (the caller gives up, and the full decoder judges it). Validating the literal with
+    /// `number()` and then valuing it with `wholeNumber(_:)` read each of an event's numbers twice.
+    @inline(__always)
+    mutating func wholeNumber() -> Int64? {
+        skipWhitespace()
+        let start = i
+        var value: Int64 = 0
+        // Wrapping sums: 18 digits cannot leave `Int64`, and a longer literal is valued again below.
+        while i < input.count {
+            let digit = input[i] &- UInt8(ascii: "0")
+            guard digit <= 9 else { break }
+            value = value &* 10 &+ Int64(digit)
+            i &+= 1
+        }
+        let count = i &- start
+        guard count > 0, count == 1 || input[start] != UInt8(ascii: "0") else { return nil }
+        if i < input.count && (input[i] == UInt8(ascii: ".") || input[i] == UInt8(ascii: "e") || input[i] == UInt8(ascii: "E")) {
+            return nil
+        }
+        return count <= 18 ? value : wholeNumber(start..<i)
+    }
+
     /// A number literal made of digits only (no sign, fraction or exponent) that fits `Int64`.
     func wholeNumber(_ range: Range<Int>) -> Int64? {
         var value: Int64 = 0
