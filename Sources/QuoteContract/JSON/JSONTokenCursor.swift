@@ -81,20 +81,23 @@ struct JSONTokenCursor {
             guard i < input.count, input[i] == UInt8(ascii: "\"") else { return false }
             let start = i &+ 1
             let index: Int
-            if expected < names.count && isName(names, expected, at: start) {
+            // Compact JSON (what gateways send) has the `:` right after the key: the name, its
+            // closing quote and the colon are compared at once, and the value follows.
+            if expected < names.count && isNameAndColon(names, expected, at: start) {
                 index = expected
-            } else if expected &+ 1 < names.count && isName(names, expected &+ 1, at: start) {
+                i = start &+ names.length(index) &+ 2
+            } else if expected &+ 1 < names.count && isNameAndColon(names, expected &+ 1, at: start) {
                 // An optional member left out (an event without `event_id`, `merchant`, …): the
                 // one after it, tried here, spares the search its call.
                 index = expected &+ 1
+                i = start &+ names.length(index) &+ 2
             } else {
+                // Another order, or whitespace before the colon.
                 guard let found = nameIndex(names, expected: expected, at: start) else { return false }
                 index = found
+                i = start &+ names.length(index) &+ 1
+                guard take(UInt8(ascii: ":")) else { return false }
             }
-            i = start &+ names.length(index) &+ 1
-            // Compact JSON (what gateways send) has the `:` right after the key and the value
-            // right after it: each is looked at once, whitespace skipped only where there is some.
-            if i < input.count && input[i] == UInt8(ascii: ":") { i &+= 1 } else { guard take(UInt8(ascii: ":")) else { return false } }
             let bit: UInt64 = 1 << UInt64(index)
             guard seen & bit == 0 else { return false }
             seen |= bit
@@ -130,7 +133,33 @@ struct JSONTokenCursor {
         var at = input.baseAddress.unsafelyUnwrapped + start
         repeat {
             let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
-            guard word & names.mask(w) == names.word(w) else { return false }
+            // The names' words go on with `":`, which this compare leaves out.
+            guard (word ^ names.word(w)) & names.mask(w) == 0 else { return false }
+            at += 8
+            w &+= 1
+        } while w < end
+        return true
+    }
+
+    /// Whether the key whose first byte is at `start` is `names`' name `index` followed at once by
+    /// its closing quote and the colon, as compact JSON has them: one masked compare a word.
+    @inline(__always)
+    private func isNameAndColon(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
+        let n = names.length(index) &+ 2
+        var w = index &* MemberNames.wordsPerName
+        guard start &+ 8 &* MemberNames.wordsPerName <= input.count else {
+            // Too near the end to load whole words: byte by byte.
+            guard start &+ n <= input.count else { return false }
+            for k in 0..<n where input[start &+ k] != UInt8(truncatingIfNeeded: names.word(w &+ k / 8) >> UInt64(8 * (k % 8))) {
+                return false
+            }
+            return true
+        }
+        let end = w &+ (n &+ 7) / 8
+        var at = input.baseAddress.unsafelyUnwrapped + start
+        repeat {
+            let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
+            guard word & names.maskWithColon(w) == names.word(w) else { return false }
             at += 8
             w &+= 1
         } while w < end
@@ -138,10 +167,11 @@ struct JSONTokenCursor {
     }
 
     /// The index of the key whose first byte is at `start` among `names`, when it is not the one
-    /// expected; nil for a key that is none of them, escaped or unterminated. The names after the
-    /// expected one come first: a writer that leaves out an optional member goes on in order.
+    /// expected with its colon right after it; nil for a key that is none of them, escaped or
+    /// unterminated. The expected name and those after it come first: a writer that leaves out
+    /// an optional member goes on in order.
     private func nameIndex(_ names: MemberNames, expected: Int, at start: Int) -> Int? {
-        var index = expected &+ 1
+        var index = expected
         while index < names.count {
             if isName(names, index, at: start) { return index }
             index &+= 1

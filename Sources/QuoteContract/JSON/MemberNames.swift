@@ -3,6 +3,9 @@
 /// A class: each object read takes its names from a static, and a struct of three arrays was
 /// copied out of it (three retains and three releases) for every object of every event.
 ///
+/// Each name is kept with the closing quote and the colon after it, as compact JSON has them: the
+/// expected key of a compact document is then one masked compare, name, quote and colon at once.
+///
 /// The lengths, words and masks live in one buffer this object allocates and frees: the cursor
 /// indexes them for every key of every event, and an array's bounds check and buffer load were
 /// a tenth of a key's instructions. Every index the cursor uses is below `count` (a name) or
@@ -10,25 +13,29 @@
 final class MemberNames: @unchecked Sendable {
     static let wordsPerName = 4
     let count: Int
-    /// `count` lengths, then `wordsPerName` words a name (its bytes, the first lowest in the
-    /// first word, zero past its end), then as many masks (the bits of the bytes the name has in
-    /// each word, what a key's loaded word is masked with). Written in `init` only.
+    /// `count` lengths, then `wordsPerName` words a name (its bytes then `":`, the first lowest
+    /// in the first word, zero past their end), then as many masks of the name's bytes, then as
+    /// many of the name's, quote's and colon's (what a key's loaded word is masked with). Written
+    /// in `init` only.
     private let storage: UnsafeMutablePointer<UInt64>
 
-    /// At most 64 names (the cursor keeps which were seen in a word), each 1 to 32 bytes.
+    /// At most 64 names (the cursor keeps which were seen in a word), each 1 to 30 bytes.
     init(_ names: [StaticString]) {
         precondition(names.count <= 64, "at most 64 member names")
         count = names.count
         let words = names.count * Self.wordsPerName
-        storage = .allocate(capacity: names.count + 2 * words)
-        storage.initialize(repeating: 0, count: names.count + 2 * words)
+        storage = .allocate(capacity: names.count + 3 * words)
+        storage.initialize(repeating: 0, count: names.count + 3 * words)
         for (index, name) in names.enumerated() {
-            precondition((1...8 * Self.wordsPerName).contains(name.utf8CodeUnitCount), "a member name of 1 to 32 bytes")
-            storage[index] = UInt64(name.utf8CodeUnitCount)
-            for k in 0..<name.utf8CodeUnitCount {
+            let n = name.utf8CodeUnitCount
+            precondition((1...8 * Self.wordsPerName - 2).contains(n), "a member name of 1 to 30 bytes")
+            storage[index] = UInt64(n)
+            for k in 0..<(n + 2) {
                 let w = names.count + index * Self.wordsPerName + k / 8
-                storage[w] |= UInt64(name.utf8Start[k]) << UInt64(8 * (k % 8))
-                storage[w + words] |= 0xFF << UInt64(8 * (k % 8))
+                let byte = k < n ? name.utf8Start[k] : k == n ? UInt8(ascii: "\"") : UInt8(ascii: ":")
+                storage[w] |= UInt64(byte) << UInt64(8 * (k % 8))
+                if k < n { storage[w + words] |= 0xFF << UInt64(8 * (k % 8)) }
+                storage[w + 2 * words] |= 0xFF << UInt64(8 * (k % 8))
             }
         }
     }
@@ -39,11 +46,15 @@ final class MemberNames: @unchecked Sendable {
     @inline(__always)
     func length(_ index: Int) -> Int { Int(truncatingIfNeeded: storage[index]) }
 
-    /// Word `w` of the names (below `count * wordsPerName`).
+    /// Word `w` of the names with their `":` (below `count * wordsPerName`).
     @inline(__always)
     func word(_ w: Int) -> UInt64 { storage[count &+ w] }
 
-    /// The mask of word `w`.
+    /// The mask of word `w` that keeps the name's bytes alone.
     @inline(__always)
     func mask(_ w: Int) -> UInt64 { storage[count &+ count &* Self.wordsPerName &+ w] }
+
+    /// The mask of word `w` that keeps the name's bytes, its closing quote and the colon.
+    @inline(__always)
+    func maskWithColon(_ w: Int) -> UInt64 { storage[count &+ 2 &* count &* Self.wordsPerName &+ w] }
 }
