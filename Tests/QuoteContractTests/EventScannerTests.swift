@@ -216,6 +216,46 @@ struct EventScannerTests {
         }
     }
 
+    @Test("an amount as compact JSON writes it is read at once; any other shape member by member, to the same answer")
+    func compactAmounts() {
+        func words(_ text: String) -> UInt64 { text.utf8.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) } }
+        #expect(JSONTokenCursor.amountHead == words("{\"curren") && JSONTokenCursor.amountCode == words("cy\":\""))
+        #expect(JSONTokenCursor.amountValue == words("\",\"value") && UInt64(JSONTokenCursor.amountColon) == words("\":"))
+        func read(_ text: String) -> (currency: String, literal: String, rest: String)? {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                guard let (code, literal) = cursor.compactAmount() else {
+                    #expect(cursor.offset == 0 && cursor.onlyPrintableASCII, "\(text): nothing moved")
+                    return nil
+                }
+                return (String(decoding: bytes[code], as: UTF8.self), String(decoding: bytes[literal], as: UTF8.self),
+                        String(decoding: bytes[cursor.offset...], as: UTF8.self))
+            }
+        }
+        #expect(read(#"{"currency":"USD","value":"25.00"},"x""#).map { [$0.currency, $0.literal, $0.rest] } == ["USD", "25.00", #","x""#])
+        #expect(read(#"{"currency":"JPY","value":-5}]"#).map { [$0.currency, $0.literal, $0.rest] } == ["JPY", "-5", "]"])
+        for other in [#"{"currency":"usd","value":"25.00"}"#, #"{"currency":"USD" ,"value":"25.00"}"#,
+                      #"{"currency":"USD","value":"25.00" }"#, #"{"currency":"USD","value":null}"#,
+                      #"{"currency":"USD","value":"2\u00355"}"#, #"{"currency":"USD","value":"25.00","x":1}"#,
+                      #"{"value":"25.00","currency":"USD"}"#, #"{"currency":"USDX","value":"1"}"#,
+                      #"{"currency":"USD","value":01}"#, #"{"currency":"USD","value":"1"#] {
+            #expect(read(other) == nil, "\(other)")
+        }
+        // The example as compact JSON, each of its amounts replaced by another spelling of one.
+        let compact = String(decoding: JSONWriter.encode(try! JSONReader().read(ContractFixtures.exampleBytes)), as: UTF8.self)
+        for original in [#"{"currency":"USD","value":25.00}"#, #"{"currency":"USD","value":-5.00}"#] {
+            #expect(compact.contains(original))
+            #expect(Self.compare(Array(compact.utf8)) == .scanned)
+            for value in [#"{ "currency": "USD", "value": "25.00" }"#, #"{"value":"25.00","currency":"USD"}"#,
+                          #"{"currency":"USD","value":"25.00","currency":"USD"}"#, #"{"currency":"usd","value":"25.00"}"#,
+                          #"{"currency":"USD","value":null}"#, #"{"currency":"USD","value":"-5.00"}"#, #"{"currency":"USD","value":-5.00}"#] {
+                let outcome = Self.compare(Array(compact.replacingOccurrences(of: original, with: value).utf8))
+                if case .disagree(let why) = outcome { Issue.record("\(original) as \(value): \(why)") }
+            }
+        }
+    }
+
     @Test("values at the edges of each rule: the readers agree", arguments: [
         ("sequence", JSONValue.number("0")), ("sequence", .number("9223372036854775807")), ("sequence", .number("9223372036854775808")),
         ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .number("-3")), ("sequence", .number("-0")), ("sequence", .number("3E1")), ("sequence", .number("999999999999999999")),

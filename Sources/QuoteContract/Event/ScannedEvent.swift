@@ -519,6 +519,10 @@ struct RawAmount: Sendable {
     private static let keys = MemberNames(["currency", "value"])
 
     init?(_ c: inout JSONTokenCursor) {
+        if let (code, value) = c.compactAmount() {
+            (currency, literal) = (ByteSpan(code), ByteSpan(value))
+            return
+        }
         let read = c.object(of: RawAmount.keys) { c, index in
             if index == 0 {
                 guard let range = c.string() else { return false }

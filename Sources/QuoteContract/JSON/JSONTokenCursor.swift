@@ -272,6 +272,41 @@ struct JSONTokenCursor {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    /// The next value when it is an amount exactly as compact JSON writes one,
+    /// `{"currency":"USD","value":…}` with a code of three capital letters and the value a string
+    /// or a number: where its code and its value's literal are, the object stepped over. Nil,
+    /// having moved nothing, for any other value (spaces, another order, another member, a
+    /// `null`), which the caller reads member by member. Every amount of every event has this
+    /// shape, and read as an object of two members it cost some 450 instructions.
+    @inline(__always)
+    mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>)? {
+        skipWhitespace()
+        let start = i
+        // `{"currency":"` (13 bytes), the code (3), `","value":` (10): the value is at 26.
+        guard start &+ 26 < input.count else { return nil }
+        let base = input.baseAddress.unsafelyUnwrapped + start
+        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)) }
+        func isCapital(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
+        let tail = UInt16(littleEndian: UnsafeRawPointer(base + 24).loadUnaligned(as: UInt16.self))
+        guard word(0) == JSONTokenCursor.amountHead, word(8) & 0xFF_FFFF_FFFF == JSONTokenCursor.amountCode,
+              word(16) == JSONTokenCursor.amountValue, tail == JSONTokenCursor.amountColon,
+              isCapital(base[13]), isCapital(base[14]), isCapital(base[15]) else { return nil }
+        let printable = onlyPrintableASCII
+        i = start &+ 26
+        let literal = input[i] == UInt8(ascii: "\"") ? string() : number()
+        guard let literal, i < input.count, input[i] == UInt8(ascii: "}") else {
+            (i, onlyPrintableASCII) = (start, printable)
+            return nil
+        }
+        i &+= 1
+        return ((start &+ 13)..<(start &+ 16), literal)
+    }
+
+    /// The bytes of `{"curren`, `cy":"`, `","value` and `":` as little-endian words: literals, so
+    /// that no lazy static is asked for them on every amount (a test spells them out).
+    static let amountHead: UInt64 = 0x6E65_7272_7563_227B, amountCode: UInt64 = 0x22_3A22_7963
+    static let amountValue: UInt64 = 0x6575_6C61_7622_2C22, amountColon: UInt16 = 0x3A22
+
     /// Where the next byte to read is.
     var offset: Int { i }
 
