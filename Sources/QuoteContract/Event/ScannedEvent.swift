@@ -577,8 +577,10 @@ struct ByteSpan: Sendable, Equatable {
     private let end: UInt32
 
     init(_ range: Range<Int>) {
-        start = UInt32(range.lowerBound)
-        end = UInt32(range.upperBound)
+        // Positions in an event the scan read, which is at most `EventLimits.maxBytes` (1 MiB)
+        // long: no check that each fits (two compares and branches per value of every event).
+        start = UInt32(truncatingIfNeeded: range.lowerBound)
+        end = UInt32(truncatingIfNeeded: range.upperBound)
     }
 
     var range: Range<Int> { Int(start)..<Int(end) }
