@@ -58,12 +58,12 @@ struct ZoneIndex: Sendable {
         private(set) var levels: [Level]
         /// By `CodeList.word` of the code where it packs (nearly always: an integer key hashes
         /// faster than a string), else by the code.
-        private var byWord: [UInt64: Int] = [:]
+        private var byWord = WordTable<Int>()
         private var byCode: [String: Int] = [:]
 
         init(any: Level) { levels = [any] }
 
-        private init(levels: [Level], byWord: [UInt64: Int], byCode: [String: Int]) {
+        private init(levels: [Level], byWord: WordTable<Int>, byCode: [String: Int]) {
             self.levels = levels
             self.byWord = byWord
             self.byCode = byCode
@@ -121,7 +121,7 @@ struct ZoneIndex: Sendable {
     private struct PostalFiling: FiledLevel {
         var always: [Int] = []
         var byStem: [String: [Int]] = [:]
-        var byWord: [UInt64: [Int]] = [:]
+        var byWord = WordTable<[Int]>()
         var stemLengths: [Int] = []
 
         mutating func file(_ zone: Zone) {
@@ -138,7 +138,10 @@ struct ZoneIndex: Sendable {
             guard let keys else { always.append(number); return }
             for key in keys.sorted() {
                 byStem[key, default: []].append(number)
-                if key.allUTF8(PostalLevel.isPrintableASCII) { byWord[CodeList.word(key), default: []].append(number) }
+                if key.allUTF8(PostalLevel.isPrintableASCII) {
+                    let word = CodeList.word(key)
+                    byWord[word] = (byWord[word] ?? []) + [number]
+                }
                 if !stemLengths.contains(key.count) { stemLengths.append(key.count) }
             }
         }
@@ -170,7 +173,7 @@ struct ZoneIndex: Sendable {
         /// The same lists by `CodeList.word` of the key, for the keys of printable ASCII (nearly
         /// all): an ASCII code's prefix is then packed from its bytes, where `String(code.prefix(n))`
         /// walked Characters and made a string for every length.
-        let byWord: [UInt64: [Int]]
+        let byWord: WordTable<[Int]>
         /// The key lengths present, so a lookup tries only those.
         let stemLengths: [Int]
 
