@@ -117,6 +117,27 @@ struct ZoneOffsetsTests {
         }
     }
 
+    @Test func theTableAnswersWhatTheTimeZoneAnswersAroundEveryTransitionOfItsCentury() {
+        for name in ["America/Los_Angeles", "Europe/London", "Australia/Lord_Howe", "Africa/Casablanca", "America/Sao_Paulo", "Pacific/Apia"] {
+            let zone = TimeZone(identifier: name)!
+            let table = ZoneOffsets(zone)
+            var cursor = Date(timeIntervalSince1970: Double(ZoneOffsets.defaultRange.lowerBound))
+            var mismatches = 0, transitions = 0
+            while let next = zone.nextDaylightSavingTimeTransition(after: cursor),
+                  next.timeIntervalSince1970 < Double(ZoneOffsets.defaultRange.upperBound) {
+                transitions += 1
+                for delta in [-86_400.0, -1, -0.5, 0, 0.5, 1, 86_400] {
+                    let instant = next.addingTimeInterval(delta)
+                    if instant.timeIntervalSince1970 < Double(ZoneOffsets.defaultRange.upperBound),
+                       table.secondsFromGMT(for: instant) != zone.secondsFromGMT(for: instant) { mismatches += 1 }
+                }
+                cursor = next
+            }
+            #expect(transitions > 0, "\(name)")
+            #expect(mismatches == 0, "\(name): \(mismatches) of \(transitions) transitions")
+        }
+    }
+
     @Test func losAngelesChangesAtTheExactSecondOnItsDaylightSavingDays() {
         let table = ZoneOffsets(losAngeles)
         // 2026-03-08 10:00:00 UTC is 02:00 PST, which becomes 03:00 PDT.
