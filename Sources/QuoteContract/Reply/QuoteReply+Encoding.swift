@@ -18,6 +18,22 @@ extension QuoteReply {
         w.field("event_id", orNull: eventID)
         w.field("outcome", outcome.kind.rawValue)
         w.key("update")
+        Self.write(outcome, into: &w)
+        w.field("rules_version", orNull: rulesVersion)
+        w.key("computed_at")
+        let millis = RFC3339.epochMilliseconds(computedAt)
+        w.rawValue(capacity: RFC3339.timestampLength + 2) { out in
+            out[0] = UInt8(ascii: "\"")
+            let count = RFC3339.writeTimestamp(epochMilliseconds: millis, to: out + 1)
+            out[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
+        w.endObject()
+    }
+
+    /// The outcome's `update` (and `rejection`), the outcome borrowed where it lies: matched as a
+    /// copy, its update's lists were each retained and released once more per reply.
+    private static func write(_ outcome: borrowing QuoteOutcome, into w: inout JSONWriter) {
         switch outcome {
         case .update(let update):
             w.update(update)
@@ -29,16 +45,6 @@ extension QuoteReply {
             w.null()
             w.field("rejection", rejection.wireText)
         }
-        w.field("rules_version", orNull: rulesVersion)
-        w.key("computed_at")
-        let millis = RFC3339.epochMilliseconds(computedAt)
-        w.rawValue(capacity: RFC3339.timestampLength + 2) { out in
-            out[0] = UInt8(ascii: "\"")
-            let count = RFC3339.writeTimestamp(epochMilliseconds: millis, to: out + 1)
-            out[count + 1] = UInt8(ascii: "\"")
-            return count + 2
-        }
-        w.endObject()
     }
 }
 
