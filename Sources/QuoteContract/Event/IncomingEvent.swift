@@ -11,18 +11,19 @@ import ShippingRules
 /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
 /// conflated, answered), and an event inline (two strings and the scanned positions or the
 /// decoded event behind them) made each copy several reference counts where one does.
-public final class IncomingEvent: Sendable {
+///
+/// What the event was read by is its subclass: the scanner (`Scanned`, its positions) or, where
+/// it passed the event on, the full decoder (`Decoded`). Each holds its reading as a constant
+/// that is read where it lies: kept as an optional, the scanned event (a few hundred bytes) was
+/// copied out of it on every quote. Only those two are ever made (the initializer is private to
+/// this file). Sendable as the final class was: every stored property is a constant of a
+/// Sendable type (a class that can be subclassed cannot say so to the compiler).
+public class IncomingEvent: @unchecked Sendable {
     public let sessionID: String
     public let sequence: Int64
     public let eventID: String?
     public let occurredAt: Date
     public let replyBy: Date?
-    /// What the event was read by: the scanner (its positions) or, where it passed the event on,
-    /// the full decoder. One of the two; two optionals rather than an enum's cases so that each
-    /// is read where it lies (through optional chaining): matching a case copied the whole
-    /// scanned event out (a few hundred bytes and their reference counts) on every quote.
-    private let scanned: ScannedEvent?
-    private let decoded: AddressChangeEvent?
 
     /// Reads a Kafka record's value, checking every rule of the contract's event table; `key` must
     /// equal the session id (nil: the record had none). A refused event goes to the dead letters.
@@ -46,35 +47,45 @@ public final class IncomingEvent: Sendable {
     private static func read<Carts: CartMemory>(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
                                                 carts: inout Carts) -> Result<IncomingEvent, EventRejection> {
         if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key, session: session, carts: &carts) {
-            return .success(IncomingEvent(scanned: scanned))
+            return .success(Scanned(scanned))
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
-        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { IncomingEvent(decoded: $0) }
+        return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { Decoded($0) }
     }
 
-    private init(scanned s: ScannedEvent) {
-        (sessionID, sequence, eventID, occurredAt, replyBy) = (s.sessionID, s.sequence, s.eventID, s.occurredAt, s.replyBy)
-        scanned = s
-        decoded = nil
-    }
-
-    private init(decoded e: AddressChangeEvent) {
-        (sessionID, sequence, eventID, occurredAt, replyBy) = (e.sessionID, e.sequence, e.eventID, e.occurredAt, e.replyBy)
-        scanned = nil
-        decoded = e
+    fileprivate init(sessionID: String, sequence: Int64, eventID: String?, occurredAt: Date, replyBy: Date?) {
+        (self.sessionID, self.sequence, self.eventID, self.occurredAt, self.replyBy) = (sessionID, sequence, eventID, occurredAt, replyBy)
     }
 
     /// What the rules need to quote the event at `now` (the worker's path: only the request is made).
-    public func quoteRequest(now: Date) -> QuoteRequest {
-        // Asked through optional chaining, the scanned event is read where it lies:
-        // `unsafelyUnwrapped` handed out a copy of it (a retain and a release of each of its lists).
-        if let request = scanned?.quoteRequest(now: now) { return request }
-        return decoded.unsafelyUnwrapped.quoteRequest(now: now)
-    }
+    public func quoteRequest(now: Date) -> QuoteRequest { preconditionFailure("only Scanned and Decoded are made") }
 
     /// The whole event.
-    public func event() -> AddressChangeEvent {
-        if let event = scanned?.event() { return event }
-        return decoded.unsafelyUnwrapped
+    public func event() -> AddressChangeEvent { preconditionFailure("only Scanned and Decoded are made") }
+
+    /// An event the scanner read.
+    private final class Scanned: IncomingEvent, @unchecked Sendable {
+        let scanned: ScannedEvent
+
+        init(_ s: ScannedEvent) {
+            scanned = s
+            super.init(sessionID: s.sessionID, sequence: s.sequence, eventID: s.eventID, occurredAt: s.occurredAt, replyBy: s.replyBy)
+        }
+
+        override func quoteRequest(now: Date) -> QuoteRequest { scanned.quoteRequest(now: now) }
+        override func event() -> AddressChangeEvent { scanned.event() }
+    }
+
+    /// An event the full decoder read.
+    private final class Decoded: IncomingEvent, @unchecked Sendable {
+        let decoded: AddressChangeEvent
+
+        init(_ e: AddressChangeEvent) {
+            decoded = e
+            super.init(sessionID: e.sessionID, sequence: e.sequence, eventID: e.eventID, occurredAt: e.occurredAt, replyBy: e.replyBy)
+        }
+
+        override func quoteRequest(now: Date) -> QuoteRequest { decoded.quoteRequest(now: now) }
+        override func event() -> AddressChangeEvent { decoded }
     }
 }
