@@ -83,10 +83,10 @@ struct JSONTokenCursor {
             let index: Int
             // Compact JSON (what gateways send) has the `:` right after the key: the name, its
             // closing quote and the colon are compared at once, and the value follows.
-            if expected < names.count && isNameAndColon(names, expected, at: start) {
+            if expected < names.count && isName(names, expected, at: start, colon: true) {
                 index = expected
                 i = start &+ names.length(index) &+ 2
-            } else if expected &+ 1 < names.count && isNameAndColon(names, expected &+ 1, at: start) {
+            } else if expected &+ 1 < names.count && isName(names, expected &+ 1, at: start, colon: true) {
                 // An optional member left out (an event without `event_id`, `merchant`, …): the
                 // one after it, tried here, spares the search its call.
                 index = expected &+ 1
@@ -115,37 +115,15 @@ struct JSONTokenCursor {
         }
     }
 
-    /// Whether the key whose first byte is at `start` is `names`' name `index`: its bytes, then
-    /// the closing quote. Compared a word at a time where the document has the bytes to load.
+    /// Whether the key whose first byte is at `start` is `names`' name `index` and its closing
+    /// quote, followed at once by the colon too when `colon` (as compact JSON has them: one run of
+    /// bytes compared). Compared a word at a time where the document has the bytes to load.
     @inline(__always)
-    private func isName(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
-        let n = names.length(index)
-        guard start &+ n < input.count, input[start &+ n] == UInt8(ascii: "\"") else { return false }
-        var w = index &* MemberNames.wordsPerName
-        guard start &+ 8 &* MemberNames.wordsPerName <= input.count else {
-            // Too near the end to load whole words: byte by byte.
-            for k in 0..<n where input[start &+ k] != UInt8(truncatingIfNeeded: names.word(w &+ k / 8) >> UInt64(8 * (k % 8))) {
-                return false
-            }
-            return true
+    private func isName(_ names: MemberNames, _ index: Int, at start: Int, colon: Bool) -> Bool {
+        let n = names.length(index) &+ (colon ? 2 : 0)
+        if !colon {
+            guard start &+ n < input.count, input[start &+ n] == UInt8(ascii: "\"") else { return false }
         }
-        let end = w &+ (n &+ 7) / 8
-        var at = input.baseAddress.unsafelyUnwrapped + start
-        repeat {
-            let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
-            // The names' words go on with `":`, which this compare leaves out.
-            guard (word ^ names.word(w)) & names.mask(w) == 0 else { return false }
-            at += 8
-            w &+= 1
-        } while w < end
-        return true
-    }
-
-    /// Whether the key whose first byte is at `start` is `names`' name `index` followed at once by
-    /// its closing quote and the colon, as compact JSON has them: one masked compare a word.
-    @inline(__always)
-    private func isNameAndColon(_ names: MemberNames, _ index: Int, at start: Int) -> Bool {
-        let n = names.length(index) &+ 2
         var w = index &* MemberNames.wordsPerName
         guard start &+ 8 &* MemberNames.wordsPerName <= input.count else {
             // Too near the end to load whole words: byte by byte.
@@ -159,7 +137,8 @@ struct JSONTokenCursor {
         var at = input.baseAddress.unsafelyUnwrapped + start
         repeat {
             let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
-            guard word & names.maskWithColon(w) == names.word(w) else { return false }
+            // Without the colon, the names' words go on with `":`, which the mask leaves out.
+            guard (word ^ names.word(w)) & (colon ? names.maskWithColon(w) : names.mask(w)) == 0 else { return false }
             at += 8
             w &+= 1
         } while w < end
@@ -173,12 +152,12 @@ struct JSONTokenCursor {
     private func nameIndex(_ names: MemberNames, expected: Int, at start: Int) -> Int? {
         var index = expected
         while index < names.count {
-            if isName(names, index, at: start) { return index }
+            if isName(names, index, at: start, colon: false) { return index }
             index &+= 1
         }
         index = 0
         while index < expected && index < names.count {
-            if isName(names, index, at: start) { return index }
+            if isName(names, index, at: start, colon: false) { return index }
             index &+= 1
         }
         return nil
