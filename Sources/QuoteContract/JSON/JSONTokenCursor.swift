@@ -32,9 +32,14 @@ struct JSONTokenCursor {
         }
     }
 
-    /// Consumes `byte` after optional whitespace.
+    /// Consumes `byte` after optional whitespace. Compact JSON has the byte right here: it is
+    /// looked for first, and whitespace only where it is not (one test instead of two).
     @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
+        if i < input.count && input[i] == byte {
+            i &+= 1
+            return true
+        }
         skipWhitespace()
         guard i < input.count, input[i] == byte else { return false }
         i &+= 1
@@ -77,8 +82,11 @@ struct JSONTokenCursor {
         // is tried first, so a key usually costs one comparison instead of a search.
         var expected = 0
         while true {
-            skipWhitespace()
-            guard i < input.count, input[i] == UInt8(ascii: "\"") else { return false }
+            // The key's quote, right here in compact JSON; whitespace looked for only where it is not.
+            if !(i < input.count && input[i] == UInt8(ascii: "\"")) {
+                skipWhitespace()
+                guard i < input.count, input[i] == UInt8(ascii: "\"") else { return false }
+            }
             let start = i &+ 1
             let index: Int
             // Compact JSON (what gateways send) has the `:` right after the key: the name, its
@@ -106,7 +114,8 @@ struct JSONTokenCursor {
             if !(i < input.count && input[i] == UInt8(ascii: "n") && takeNull()) {
                 guard body(&self, index) else { return false }
             }
-            skipWhitespace()
+            // A comma or the closing brace, right here in compact JSON.
+            if !(i < input.count && (input[i] == UInt8(ascii: ",") || input[i] == UInt8(ascii: "}"))) { skipWhitespace() }
             guard i < input.count else { return false }
             let next = input[i]
             i &+= 1
