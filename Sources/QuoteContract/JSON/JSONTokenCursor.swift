@@ -76,7 +76,8 @@ struct JSONTokenCursor {
     @inline(__always)
     mutating func object(of names: MemberNames, _ body: (inout JSONTokenCursor, Int) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
-        if take(UInt8(ascii: "}")) { return true }
+        // An empty object, unless a key's quote follows at once (compact JSON, nearly every object).
+        if !(i < input.count && input[i] == UInt8(ascii: "\"")) && take(UInt8(ascii: "}")) { return true }
         var seen: UInt64 = 0
         // Writers mostly send the members in the contract's order: the name after the last one
         // is tried first, so a key usually costs one comparison instead of a search.
@@ -106,7 +107,7 @@ struct JSONTokenCursor {
                 i = start &+ names.length(index) &+ 1
                 guard take(UInt8(ascii: ":")) else { return false }
             }
-            let bit: UInt64 = 1 << UInt64(index)
+            let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)   // below 64 (MemberNames holds at most 64): a plain shift
             guard seen & bit == 0 else { return false }
             seen |= bit
             expected = index &+ 1
@@ -142,7 +143,7 @@ struct JSONTokenCursor {
             }
             return true
         }
-        let end = w &+ (n &+ 7) / 8
+        let end = w &+ (n &+ 7) &>> 3   // n is a length: no sign to round
         var at = input.baseAddress.unsafelyUnwrapped + start
         repeat {
             let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
