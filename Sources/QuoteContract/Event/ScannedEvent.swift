@@ -407,9 +407,14 @@ struct RawLine: Sendable {
     private static let discountKeys = MemberNames(["id", "label", "amount"])
 
     init?(_ c: inout JSONTokenCursor, isItem: Bool) {
-        let read = c.object(of: isItem ? RawLine.itemKeys : RawLine.discountKeys) { c, index in
-            // A discount's third member, `amount`, is read as an item's `unit_amount` (index 3).
-            switch isItem || index < 2 ? index : 3 {
+        if isItem { self.init(item: &c) } else { self.init(discount: &c) }
+    }
+
+    /// Each kind read by an object of its own names: with the names chosen at run time (and a
+    /// discount's indices mapped onto an item's), every member asked which list it was in.
+    private init?(item c: inout JSONTokenCursor) {
+        let read = c.object(of: RawLine.itemKeys) { c, index in
+            switch index {
             case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
             case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
             case 2: guard let value = c.wholeNumber() else { return false }; quantity = value
@@ -418,6 +423,18 @@ struct RawLine: Sendable {
             case 5: guard let value = c.wholeNumber() else { return false }; weightGrams = value
             case 6: guard let range = c.string() else { return false }; shippingClass = ByteSpan(range)
             default: guard let size = RawDimensions(&c) else { return false }; dimensions = size
+            }
+            return true
+        }
+        guard read else { return nil }
+    }
+
+    private init?(discount c: inout JSONTokenCursor) {
+        let read = c.object(of: RawLine.discountKeys) { c, index in
+            switch index {
+            case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
+            case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
+            default: guard let value = RawAmount(&c) else { return false }; amount = value
             }
             return true
         }
