@@ -115,8 +115,16 @@ struct JSONTokenCursor {
             if !(i < input.count && input[i] == UInt8(ascii: "n") && takeNull()) {
                 guard body(&self, index) else { return false }
             }
-            // A comma or the closing brace, right here in compact JSON.
-            if !(i < input.count && (input[i] == UInt8(ascii: ",") || input[i] == UInt8(ascii: "}"))) { skipWhitespace() }
+            // A comma or the closing brace, right here in compact JSON; whitespace looked for only
+            // where neither is.
+            if i < input.count {
+                let next = input[i]
+                i &+= 1
+                if next == UInt8(ascii: ",") { continue }
+                if next == UInt8(ascii: "}") { return true }
+                i &-= 1
+            }
+            skipWhitespace()
             guard i < input.count else { return false }
             let next = input[i]
             i &+= 1
