@@ -117,13 +117,8 @@ struct JSONTokenCursor {
             }
             // A comma or the closing brace, right here in compact JSON; whitespace looked for only
             // where neither is.
-            if i < input.count {
-                let next = input[i]
-                i &+= 1
-                if next == UInt8(ascii: ",") { continue }
-                if next == UInt8(ascii: "}") { return true }
-                i &-= 1
-            }
+            if i < input.count && input[i] == UInt8(ascii: ",") { i &+= 1; continue }
+            if i < input.count && input[i] == UInt8(ascii: "}") { i &+= 1; return true }
             skipWhitespace()
             guard i < input.count else { return false }
             let next = input[i]
@@ -271,9 +266,9 @@ struct JSONTokenCursor {
 
     /// The next value when it is an amount exactly as compact JSON writes one,
     /// `{"currency":"USD","value":…}` with a code of three capital letters and the value a string
-    /// or a number: where its code and its value's literal are, the object stepped over. Nil,
-    /// having moved nothing, for any other value (spaces, another order, another member, a
-    /// `null`), which the caller reads member by member. Every amount of every event has this
+    /// or a number: where its code and its value's literal are, the object stepped over. Nil for
+    /// any other value (spaces inside, another order, another member, a `null`), having moved
+    /// past nothing but the whitespace before it, which the caller reads member by member. Every amount of every event has this
     /// shape, and read as an object of two members it cost some 450 instructions.
     @inline(__always)
     mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>)? {

@@ -8,10 +8,9 @@
 /// new array's of `encodeArray`), so a write is a store through it. As an array, every fragment
 /// of a reply asked the array whether its buffer was shared (some fifty calls a reply) before writing.
 public struct JSONWriter: ~Copyable {
-    /// What has been written.
+    /// What has been written (a copy: a document written and returned at once is made with
+    /// `encodeArray`, which needs none).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: length)) }
-    /// What has been written, the writer's buffer freed.
-    public consuming func finish() -> [UInt8] { bytes }
     /// `capacity` bytes, of which only the first `length` are written (and ever read). Not
     /// zero-filled: a reply's 4 KiB of zeros cost more than a fifth of encoding it.
     private var storage: UnsafeMutablePointer<UInt8>
