@@ -82,6 +82,83 @@ struct RFC3339Tests {
 /// form they accepted reads as the same instant.
 @Suite("RFC 3339 times in rule case files")
 struct RFC3339CaseFileTests {
+    /// The fixed part is read a word at a time: every byte value at every one of its 19 places,
+    /// against a reading of the same text byte by byte (digits where digits go, the separators
+    /// where they go, then a real day and time), and the instant against days counted one year and
+    /// month at a time (proleptic Gregorian, as RFC 3339 has it; Foundation's calendar turns Julian
+    /// before 1582).
+    @Test("reads or refuses every byte of the fixed part as a byte-by-byte reading does")
+    func everyByteOfTheFixedPart() throws {
+        for base in ["2024-02-29T23:59:59Z", "1999-12-31T00:00:00.5Z", "0001-01-01T00:00:00+01:00"] {
+            for place in 0..<19 {
+                for value in 0...255 {
+                    var bytes = Array(base.utf8)
+                    bytes[place] = UInt8(value)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    guard String(text.utf8) == text, Array(text.utf8) == bytes else { continue }   // not valid UTF-8 alone
+                    let parsed = RFC3339.parseExact(text)
+                    let expected = Self.fixedPart(bytes)
+                    #expect((parsed != nil) == (expected != nil), "\(text)")
+                    guard let parsed, let (y, mo, d, h, mi, sec) = expected else { continue }
+                    var seconds = Int64(Self.daysSince1970(y, mo, d)) * 86_400 + Int64(h * 3600 + mi * 60 + sec)
+                    if base.hasSuffix("+01:00") { seconds -= 3600 }
+                    #expect(parsed.epochSeconds == seconds, "\(text)")
+                }
+            }
+        }
+    }
+
+    /// Milliseconds and `Z` (what `format` writes) are read a word at a time too: every byte value
+    /// at each of their five places either reads as the same form's digits or is refused.
+    @Test("reads or refuses every byte of a millisecond tail as a byte-by-byte reading does")
+    func everyByteOfTheMillisecondTail() throws {
+        let base = "2026-10-10T12:00:00.123Z"
+        for place in 19..<24 {
+            for value in 0...255 {
+                var bytes = Array(base.utf8)
+                bytes[place] = UInt8(value)
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard Array(text.utf8) == bytes else { continue }
+                let digits = bytes[20..<23].allSatisfy { (0x30...0x39).contains($0) }
+                let valid = bytes[19] == UInt8(ascii: ".") && digits && bytes[23] == UInt8(ascii: "Z")
+                let parsed = RFC3339.parseExact(text)
+                #expect((parsed != nil) == valid, "\(text)")
+                guard let parsed, valid else { continue }
+                let millis = bytes[20..<23].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                #expect(parsed.epochSeconds == 1_791_633_600 && parsed.nanoseconds == Int32(millis * 1_000_000), "\(text)")
+            }
+        }
+    }
+
+    /// The fixed part byte by byte: nil unless digits and separators are where they belong and
+    /// they name a real day (years 1-9999) and a time without a leap second.
+    static func fixedPart(_ b: [UInt8]) -> (Int, Int, Int, Int, Int, Int)? {
+        let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x54, 13: 0x3A, 16: 0x3A]
+        for k in 0..<19 {
+            if let separator = separators[k] {
+                guard b[k] == separator else { return nil }
+            } else {
+                guard (0x30...0x39).contains(b[k]) else { return nil }
+            }
+        }
+        func number(_ r: Range<Int>) -> Int { r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
+        let (y, mo, d) = (number(0..<4), number(5..<7), number(8..<10))
+        let (h, mi, s) = (number(11..<13), number(14..<16), number(17..<19))
+        guard y >= 1, (1...12).contains(mo), (1...monthLengths(y)[mo - 1]).contains(d), h <= 23, mi <= 59, s <= 59 else { return nil }
+        return (y, mo, d, h, mi, s)
+    }
+
+    static func monthLengths(_ y: Int) -> [Int] {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    }
+
+    static func daysSince1970(_ y: Int, _ mo: Int, _ d: Int) -> Int {
+        let years = y >= 1970 ? (1970..<y).reduce(0) { $0 + monthLengths($1).reduce(0, +) }
+                              : -(y..<1970).reduce(0) { $0 + monthLengths($1).reduce(0, +) }
+        return years + monthLengths(y)[..<(mo - 1)].reduce(0, +) + d - 1
+    }
+
     @Test("reads what the case files accepted, at the same instant", arguments: [
         "2026-10-10T12:00:00Z", "2026-10-10T12:00:00.123Z", "2026-10-10T05:00:00-07:00",
         "2026-10-10T05:00:00.123-07:00", "2026-10-10T17:30:00+05:30", "2026-12-31T23:59:59.999+00:00",

@@ -43,7 +43,10 @@ public struct ScannedEvent: Sendable {
         let scanned: (RawEvent, Facts, BuiltEvent?)? = bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
             guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
-            guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
+            // A backlog's later events of a session take its id's text from the event their cart
+            // came from: one string a session and batch, not one an event.
+            let knownSession = raw.reusedCart != nil ? session.flatMap { carts.sessionID(of: $0) } : nil
+            guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key, knownSession: knownSession) else { return nil }
             // The closure hands back only the verdict: the raw event is a few hundred bytes, and
             // each hand-over of it is a copy.
             let (holds, built): (Bool, BuiltEvent?) = raw.withCartCursor(cursor) { cartCursor in
@@ -58,7 +61,7 @@ public struct ScannedEvent: Sendable {
                 } else if keep, let span = raw.cartSpan, let cart = raw.cart {
                     // The lines' rules passed in this currency only where the plain path checked them.
                     let checked = raw.plain && cart.subtotal == nil ? facts.currency : nil
-                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, span: span, cart: cart,
+                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, sessionID: facts.sessionID, span: span, cart: cart,
                                                       plain: raw.cartPlain, linesHoldIn: checked),
                                    session: number)
                 }
@@ -209,7 +212,10 @@ struct RawEvent: Sendable {
     }
 
     /// The members every event must have, read and checked; nil when one is missing or broken.
-    func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?) -> Facts? {
+    ///
+    /// `knownSession` is the session id as text where an earlier event of the batch made it from
+    /// the same bytes (its cart was taken from that event, and the ids compared byte for byte).
+    func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?, knownSession: String? = nil) -> Facts? {
         guard versionIsOne, let sessionID, let sequence, sequence >= 1, let currencyRange = currency,
               let currency = Currency(utf8: c.slice(currencyRange)), paymentMethodType != nil, trigger != nil,
               address != nil, cart != nil, let occurredAt,
@@ -222,7 +228,7 @@ struct RawEvent: Sendable {
             guard let parsed = RFC3339.parse(utf8: c.slice(replyBy)) else { return nil }
             deadline = parsed
         }
-        guard let session = c.text(sessionID, plain: plain),
+        guard let session = knownSession ?? c.text(sessionID, plain: plain),
               TextRule.isIdentifier(session, maxLength: EventLimits.maxSessionIDLength, plain: plain) else { return nil }
         var event: String?
         if let eventID {

@@ -44,21 +44,43 @@ public enum RFC3339 {
         // A scalar, not a Character: `Character.asciiValue` costs more than the whole comparison.
         func byte(_ at: Int, is expected: Unicode.Scalar) -> Bool { at < b.count && b[at] == UInt8(ascii: expected) }
 
-        // The fixed part (every event has two timestamps): its separators checked at once, its
-        // fourteen digits read without a branch each, any non-digit noted and refused after.
-        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":") else { return nil }
-        var notDigit = false
-        func digit(_ at: Int) -> Int {
-            let value = b[at] &- 48
-            notDigit = notDigit || value > 9
-            return Int(value)
+        // The fixed part, `YYYY-MM-DDTHH:MM:SS` (every event has a timestamp or two), checked and
+        // read a word at a time: bytes 0-7, 8-15 and 11-18, each against which of its bytes must be
+        // digits and which separators.
+        guard b.count >= 20 else { return nil }
+        let base = UnsafeRawPointer(b.baseAddress.unsafelyUnwrapped)
+        let w0 = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))                      // YYYY-MM-
+        let w1 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))   // DDTHH:MM
+        let w2 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 11, as: UInt64.self))  // HH:MM:SS
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        let x0 = w0 ^ zeros, x1 = w1 ^ zeros, x2 = w2 ^ zeros
+        // A byte is a digit when, less "0", its high half is clear and adding 6 does not reach 16.
+        // (A carry out of a byte only happens where the byte is already refused.)
+        func nonDigits(_ x: UInt64, _ digits: UInt64) -> UInt64 {
+            ((x & 0xF0F0_F0F0_F0F0_F0F0) | ((x &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)) & digits
         }
-        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
-        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15), second = digit(17) * 10 + digit(18)
-        guard !notDigit, let date = CalendarDate(year: year, month: month, day: day),
+        guard w0 & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,   // "-" at 4 and 7
+              w1 & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,   // "T" at 10, ":" at 13
+              w2 & 0x0000_FF00_0000_0000 == 0x0000_3A00_0000_0000,   // ":" at 16
+              nonDigits(x0, 0x00FF_FF00_FFFF_FFFF) | nonDigits(x1, 0xFFFF_00FF_FF00_FFFF)
+                | nonDigits(x2, 0xFFFF_0000_0000_0000) == 0 else { return nil }
+        func digit(_ x: UInt64, _ k: UInt64) -> Int { Int(truncatingIfNeeded: (x &>> (8 &* k)) & 0x0F) }
+        let year = digit(x0, 0) &* 1000 &+ digit(x0, 1) &* 100 &+ digit(x0, 2) &* 10 &+ digit(x0, 3)
+        let month = digit(x0, 5) &* 10 &+ digit(x0, 6), day = digit(x1, 0) &* 10 &+ digit(x1, 1)
+        let hour = digit(x1, 3) &* 10 &+ digit(x1, 4), minute = digit(x1, 6) &* 10 &+ digit(x1, 7)
+        let second = digit(x2, 6) &* 10 &+ digit(x2, 7)
+        guard let date = CalendarDate(year: year, month: month, day: day),
               hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        // Milliseconds and `Z`, as `format` writes them and most gateways do: one word's compare.
+        if b.count == 24 {
+            let tail = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) ^ 0x0030_3030   // mmmZ
+            let flags = ((tail & 0x00F0_F0F0) | ((tail &+ 0x0006_0606) & 0x0010_1010)) & 0x00FF_FFFF
+            if b[19] == UInt8(ascii: "."), tail & 0xFF00_0000 == 0x5A00_0000, flags == 0 {
+                let millis = Int(tail & 0x0F) &* 100 &+ Int((tail &>> 8) & 0x0F) &* 10 &+ Int((tail &>> 16) & 0x0F)
+                return (local, Int32(millis &* 1_000_000))
+            }
+        }
         var i = 19
         var nanos = 0
         if byte(i, is: ".") {
@@ -85,7 +107,6 @@ public enum RFC3339 {
             return nil
         }
         guard i == b.count else { return nil }
-        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return (local - Int64(offsetSeconds), Int32(nanos))
     }
 

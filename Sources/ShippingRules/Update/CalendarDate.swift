@@ -38,7 +38,11 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    static func isLeap(_ year: Int) -> Bool {
+        guard year >= 0 else { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+        let y = UInt(bitPattern: year)   // unsigned: remainders without a sign's fix-ups
+        return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -48,14 +52,17 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         }
     }
 
+    /// The day number of a date of years 1-9999 (all that `init?(year:month:day:)` lets through),
+    /// in unsigned 32-bit arithmetic: its divisions by constants are a multiply and a shift, without
+    /// the fix-ups a sign needs (every event's timestamp comes this way).
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        let m = UInt32(truncatingIfNeeded: month)
+        let y = UInt32(truncatingIfNeeded: year) &- (m <= 2 ? 1 : 0)   // March-based years: the leap day comes last
+        let era = y / 400, yoe = y &- era &* 400
+        let mp = m > 2 ? m &- 3 : m &+ 9
+        let doy = (153 &* mp &+ 2) / 5 &+ UInt32(truncatingIfNeeded: day) &- 1
+        let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+        return Int(era &* 146_097 &+ doe) &- 719_468
     }
 
     /// Year, month and day of the day number, worked out at once.
