@@ -155,53 +155,72 @@ struct RawEvent: Sendable {
     ])
 
     init?<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: Carts) {
-        // Each member says at once whether it was read: a value of the wrong kind leaves it unset,
-        // and the scan gives up. (Asking a function of the whole `self` copied it for every member.)
-        let read = c.object(of: RawEvent.keys) { c, index in
+        // Each member read where the walk hands it over: a value of the wrong kind gives up at once.
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawEvent.keys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
             switch index {
+            case MemberWalk.end: break members
             case 0:
-                guard c.wholeNumber() == 1 else { return false }
+                guard c.wholeNumber() == 1 else { return nil }
                 versionIsOne = true
-                return true
-            case 1: eventID = c.string().map(ByteSpan.init); return eventID != nil
-            case 2: sessionID = c.string().map(ByteSpan.init); return sessionID != nil
-            case 3: sequence = c.wholeNumber(); return sequence != nil
-            case 4: merchant = c.string().map(ByteSpan.init); return merchant != nil
-            case 5: paymentMethodType = c.string().map(ByteSpan.init); return paymentMethodType != nil
+            case 1, 2, 4, 5, 7, 10, 11, 12:
+                // The texts read by one `string()`: inlined once, not eight times (a function past
+                // a few hundred blocks no longer gets the member walk inlined).
+                guard let range = c.string() else { return nil }
+                let span = ByteSpan(range)
+                switch index {
+                case 1: eventID = span
+                case 2: sessionID = span
+                case 4: merchant = span
+                case 5: paymentMethodType = span
+                case 7: currency = span
+                case 10: selected = span
+                case 11: occurredAt = span
+                default: replyBy = span
+                }
+            case 3: guard let value = c.wholeNumber() else { return nil }; sequence = value
             case 6:
                 // payment_authorized (one per checkout, with a rule of its own) is left to the full decoder.
-                guard let range = c.string() else { return false }
+                guard let range = c.string() else { return nil }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
-                return trigger != nil
-            case 7: currency = c.string().map(ByteSpan.init); return currency != nil
-            case 8: address = RawAddress(&c); return address != nil
-            case 9:
-                guard Carts.remembers else { cart = RawCart(&c); return cart != nil }
-                // Only once the session is known (the contract's order puts it first).
-                // The same bytes as the session's last cart: the same positions, and the same verdict.
-                var skipped = 0
-                if let number, let sessionID, carts.withEntry(session: number, id: c.slice(sessionID), at: c, { entry in
-                    cart = entry.pointee.cart
-                    cartPlain = entry.pointee.plain
-                    reusedCart = entry.pointee.document
-                    linesHoldIn = entry.pointee.linesHoldIn
-                    skipped = entry.pointee.span.count
-                }) {
-                    c.skip(skipped)
-                    return true
-                }
-                let start = c.offset
-                (cart, cartPlain) = c.noting { RawCart(&$0) }
-                cartSpan = ByteSpan(start..<c.offset)
-                return cart != nil
-            case 10: selected = c.string().map(ByteSpan.init); return selected != nil
-            case 11: occurredAt = c.string().map(ByteSpan.init); return occurredAt != nil
-            default: replyBy = c.string().map(ByteSpan.init); return replyBy != nil
+                else { return nil }
+            case 8: guard let value = RawAddress(&c) else { return nil }; address = value
+            case 9: guard readCart(&c, session: number, carts: carts) else { return nil }
+            default: return nil
             }
         }
-        guard read else { return nil }
         plain = c.onlyPrintableASCII && cartPlain
+    }
+
+    /// The cart member's value: the session's last cart in the batch where these are its bytes,
+    /// else scanned. Out of line: inside `init` its size kept the member walk from being inlined there.
+    @inline(never)
+    private mutating func readCart<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: Carts) -> Bool {
+        guard Carts.remembers else {
+            cart = RawCart(&c)
+            return cart != nil
+        }
+        // Only once the session is known (the contract's order puts it first).
+        // The same bytes as the session's last cart: the same positions, and the same verdict.
+        var skipped = 0
+        if let number, let sessionID, carts.withEntry(session: number, id: c.slice(sessionID), at: c, { entry in
+            cart = entry.pointee.cart
+            cartPlain = entry.pointee.plain
+            reusedCart = entry.pointee.document
+            linesHoldIn = entry.pointee.linesHoldIn
+            skipped = entry.pointee.span.count
+        }) {
+            c.skip(skipped)
+            return true
+        }
+        let start = c.offset
+        (cart, cartPlain) = c.noting { RawCart(&$0) }
+        cartSpan = ByteSpan(start..<c.offset)
+        return cart != nil
     }
 
     /// A cursor over the bytes the cart's positions point into: the event's own, or those of the
@@ -296,8 +315,13 @@ struct RawAddress: Sendable {
     private static let keys = MemberNames(["city", "state", "postal_code", "country_code"])
 
     init?(_ c: inout JSONTokenCursor) {
-        let read = c.object(of: RawAddress.keys) { c, index in
-            guard let found = c.string() else { return false }
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawAddress.keys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
+            if index == MemberWalk.end { break members }
+            guard index >= 0, let found = c.string() else { return nil }
             let range = ByteSpan(found)
             switch index {
             case 0: city = range
@@ -305,9 +329,7 @@ struct RawAddress: Sendable {
             case 2: postalCode = range
             default: country = range
             }
-            return true
         }
-        guard read else { return nil }
     }
 
     /// Absent, or two upper-case letters.
@@ -343,15 +365,18 @@ struct RawCart: Sendable {
     private static let keys = MemberNames(["items", "discounts", "subtotal"])
 
     init?(_ c: inout JSONTokenCursor) {
-        let read = c.object(of: RawCart.keys) { c, index in
-            switch index {
-            case 0: guard let bounds = RawCart.lines(&c, isItem: true, into: &lines) else { return false }; itemBounds = bounds
-            case 1: guard let bounds = RawCart.lines(&c, isItem: false, into: &lines) else { return false }; discountBounds = bounds
-            default: guard let amount = RawAmount(&c) else { return false }; subtotal = amount
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawCart.keys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            switch c.member(of: names, &walk) {
+            case MemberWalk.end: break members
+            case 0: guard let bounds = RawCart.lines(&c, isItem: true, into: &lines) else { return nil }; itemBounds = bounds
+            case 1: guard let bounds = RawCart.lines(&c, isItem: false, into: &lines) else { return nil }; discountBounds = bounds
+            case 2: guard let amount = RawAmount(&c) else { return nil }; subtotal = amount
+            default: return nil
             }
-            return true
         }
-        guard read else { return nil }
     }
 
     /// Reads an array of lines onto the end of `lines`; where they went, or nil.
@@ -419,32 +444,48 @@ struct RawLine: Sendable {
     /// Each kind read by an object of its own names: with the names chosen at run time (and a
     /// discount's indices mapped onto an item's), every member asked which list it was in.
     private init?(item c: inout JSONTokenCursor) {
-        let read = c.object(of: RawLine.itemKeys) { c, index in
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawLine.itemKeys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
             switch index {
-            case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
-            case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
-            case 2: guard let value = c.wholeNumber() else { return false }; quantity = value
-            case 3: guard let value = RawAmount(&c) else { return false }; amount = value
-            case 4: guard let range = c.string() else { return false }; taxCategory = ByteSpan(range)
-            case 5: guard let value = c.wholeNumber() else { return false }; weightGrams = value
-            case 6: guard let range = c.string() else { return false }; shippingClass = ByteSpan(range)
-            default: guard let size = RawDimensions(&c) else { return false }; dimensions = size
+            case MemberWalk.end: break members
+            case 0, 1, 4, 6:
+                // One `string()` and one `wholeNumber()` for all the texts and counts (see `RawEvent`).
+                guard let range = c.string() else { return nil }
+                let span = ByteSpan(range)
+                switch index {
+                case 0: id = span
+                case 1: label = span
+                case 4: taxCategory = span
+                default: shippingClass = span
+                }
+            case 2, 5:
+                guard let value = c.wholeNumber() else { return nil }
+                if index == 2 { quantity = value } else { weightGrams = value }
+            case 3: guard let value = RawAmount(&c) else { return nil }; amount = value
+            case 7: guard let size = RawDimensions(&c) else { return nil }; dimensions = size
+            default: return nil
             }
-            return true
         }
-        guard read else { return nil }
     }
 
     private init?(discount c: inout JSONTokenCursor) {
-        let read = c.object(of: RawLine.discountKeys) { c, index in
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawLine.discountKeys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
             switch index {
-            case 0: guard let range = c.string() else { return false }; id = ByteSpan(range)
-            case 1: guard let range = c.string() else { return false }; label = ByteSpan(range)
-            default: guard let value = RawAmount(&c) else { return false }; amount = value
+            case MemberWalk.end: break members
+            case 0, 1:
+                guard let range = c.string() else { return nil }
+                if index == 0 { id = ByteSpan(range) } else { label = ByteSpan(range) }
+            case 2: guard let value = RawAmount(&c) else { return nil }; amount = value
+            default: return nil
             }
-            return true
         }
-        guard read else { return nil }
     }
 
     /// An item's numeric rules (its texts are checked by the caller): the unit amount, or nil.
@@ -509,17 +550,21 @@ struct RawDimensions: Sendable {
 
     init?(_ c: inout JSONTokenCursor) {
         var length: Int64?, width: Int64?, height: Int64?
-        let read = c.object(of: RawDimensions.keys) { c, index in
-            guard let value = c.wholeNumber() else { return false }
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawDimensions.keys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
+            if index == MemberWalk.end { break members }
+            guard index >= 0, let value = c.wholeNumber() else { return nil }
             switch index {
             case 0: length = value
             case 1: width = value
             default: height = value
             }
-            return true
         }
         // A side missing or null is the full decoder's to name.
-        guard read, let length, let width, let height else { return nil }
+        guard let length, let width, let height else { return nil }
         (self.length, self.width, self.height) = (length, width, height)
     }
 
@@ -546,20 +591,34 @@ struct RawAmount: Sendable {
             (currency, literal) = (ByteSpan(code), ByteSpan(value))
             return
         }
-        let read = c.object(of: RawAmount.keys) { c, index in
+        guard let (code, value) = RawAmount.members(&c) else { return nil }
+        (currency, literal) = (code, value)
+    }
+
+    /// An amount in any other shape, member by member. Out of line: inlined, the walk made
+    /// `init` too large for `compactAmount()`, the usual case, to be inlined there.
+    @inline(never)
+    private static func members(_ c: inout JSONTokenCursor) -> (ByteSpan?, ByteSpan?)? {
+        var currency: ByteSpan?, literal: ByteSpan?
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        var walk = MemberWalk()
+        let names = RawAmount.keys   // once: a static read in the loop is a lazy-initialization check and a retain a member
+        members: while true {
+            let index = c.member(of: names, &walk)
+            if index == MemberWalk.end { break members }
+            guard index >= 0 else { return nil }
             if index == 0 {
-                guard let range = c.string() else { return false }
+                guard let range = c.string() else { return nil }
                 currency = ByteSpan(range)
             } else if c.atString() {
-                guard let range = c.string() else { return false }
+                guard let range = c.string() else { return nil }
                 literal = ByteSpan(range)
             } else {
-                guard let number = c.number() else { return false }
+                guard let number = c.number() else { return nil }
                 literal = ByteSpan(number)
             }
-            return true
         }
-        guard read else { return nil }
+        return (currency, literal)
     }
 
     func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
