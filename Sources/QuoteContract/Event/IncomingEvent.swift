@@ -46,8 +46,11 @@ public class IncomingEvent: @unchecked Sendable {
 
     private static func read<Carts: CartMemory>(_ value: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
                                                 carts: inout Carts) -> Result<IncomingEvent, EventRejection> {
-        if let scanned = ScannedEvent(value, checkingKey: checkingKey, key: key, session: session, carts: &carts) {
-            return .success(Scanned(scanned))
+        // The object is made from the scan's positions where they lie (see `RawEvent.scan`).
+        if let scanned = RawEvent.scan(value, checkingKey: checkingKey, key: key, session: session, carts: &carts, {
+            Scanned(bytes: value, raw: $0, facts: $1, built: $2)
+        }) {
+            return .success(scanned)
         }
         // The quick path passed it on: the full decoder reads it or says which field is wrong.
         return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { Decoded($0) }
@@ -63,17 +66,28 @@ public class IncomingEvent: @unchecked Sendable {
     /// The whole event.
     public func event() -> AddressChangeEvent { preconditionFailure("only Scanned and Decoded are made") }
 
-    /// An event the scanner read.
+    /// An event the scanner read: its bytes and where its values lie in them. The ids and times
+    /// are kept once, in the base (a `ScannedEvent` inside held a second reference to each).
     private final class Scanned: IncomingEvent, @unchecked Sendable {
-        let scanned: ScannedEvent
+        let bytes: [UInt8]
+        let raw: RawEvent
+        let currency: Currency
+        let built: BuiltEvent?
 
-        init(_ s: ScannedEvent) {
-            scanned = s
-            super.init(sessionID: s.sessionID, sequence: s.sequence, eventID: s.eventID, occurredAt: s.occurredAt, replyBy: s.replyBy)
+        init(bytes: [UInt8], raw: RawEvent, facts: Facts, built: BuiltEvent?) {
+            (self.bytes, self.raw, self.currency, self.built) = (bytes, raw, facts.currency, built)
+            super.init(sessionID: facts.sessionID, sequence: facts.sequence, eventID: facts.eventID,
+                       occurredAt: facts.occurredAt, replyBy: facts.replyBy)
         }
 
-        override func quoteRequest(now: Date) -> QuoteRequest { scanned.quoteRequest(now: now) }
-        override func event() -> AddressChangeEvent { scanned.event() }
+        override func quoteRequest(now: Date) -> QuoteRequest {
+            raw.quoteRequest(in: bytes, built: built, currency: currency, now: now)
+        }
+
+        override func event() -> AddressChangeEvent {
+            raw.event(in: bytes, built: built, facts: Facts(sessionID: sessionID, sequence: sequence, eventID: eventID,
+                                                          currency: currency, occurredAt: occurredAt, replyBy: replyBy))
+        }
     }
 
     /// An event the full decoder read.

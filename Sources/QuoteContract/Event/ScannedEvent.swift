@@ -22,8 +22,7 @@ public struct ScannedEvent: Sendable {
     private let raw: RawEvent
     private let currency: Currency
     /// Set when checking the rules already needed the whole event (non-ASCII text, a subtotal).
-    /// Boxed: it is rare, and inline it made every scanned event (moved twice on its way into an
-    /// `IncomingEvent`) twice as long.
+    /// Boxed: it is rare, and inline it made every scanned event twice as long.
     private let built: BuiltEvent?
 
     /// Reads a Kafka record's value; `key` must equal the session id (nil: the record had none).
@@ -38,9 +37,36 @@ public struct ScannedEvent: Sendable {
     /// its cart is taken from there where the session's last cart in the batch is this one byte
     /// for byte, and left there for the session's next event.
     init?<Carts: CartMemory>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout Carts) {
+        guard let (raw, facts, built) = RawEvent.scan(bytes, checkingKey: checkingKey, key: key, session: session,
+                                                      carts: &carts, { ($0, $1, $2) }) else { return nil }
+        (self.bytes, self.raw, self.built, currency) = (bytes, raw, built, facts.currency)
+        (sessionID, sequence, eventID, occurredAt, replyBy) = (facts.sessionID, facts.sequence, facts.eventID, facts.occurredAt, facts.replyBy)
+    }
+
+    /// What the rules need of the event at `now`, made now: the worker's quoted event needs no
+    /// more, and its ids and times are read already (making the whole event and copying these
+    /// parts out of it was a reference count up and down for each of its strings).
+    public func quoteRequest(now: Date) -> QuoteRequest {
+        raw.quoteRequest(in: bytes, built: built, currency: currency, now: now)
+    }
+
+    /// The whole event, its strings and cart made now.
+    public func event() -> AddressChangeEvent {
+        raw.event(in: bytes, built: built, facts: Facts(sessionID: sessionID, sequence: sequence, eventID: eventID,
+                                                      currency: currency, occurredAt: occurredAt, replyBy: replyBy))
+    }
+}
+
+extension RawEvent {
+    /// The scan: reads `bytes` and checks every rule; when they hold, hands `make` the positions,
+    /// the facts and the event where checking it had to build it, and returns what `make` made
+    /// (nil when the scan gives up). The caller's record is made from the positions where they lie:
+    /// returned, the positions (a few hundred bytes) were copied at each of four hand-overs.
+    static func scan<Carts: CartMemory, Made>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
+                                             carts: inout Carts, _ make: (RawEvent, Facts, BuiltEvent?) -> Made) -> Made? {
         let keep = session.map { carts.read(session: $0) } ?? false
         guard bytes.count <= EventLimits.maxBytes else { return nil }
-        let scanned: (RawEvent, Facts, BuiltEvent?)? = bytes.withUnsafeBufferPointer { input in
+        return bytes.withUnsafeBufferPointer { input -> Made? in
             var cursor = JSONTokenCursor(input)
             guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
             // A backlog's later events of a session take its id's text from the event their cart
@@ -66,41 +92,27 @@ public struct ScannedEvent: Sendable {
                                    session: number)
                 }
             }
-            return (raw, facts, built)
+            return make(raw, facts, built)
         }
-        guard let (raw, facts, built) = scanned else { return nil }
-        self.bytes = bytes
-        self.raw = raw
-        self.built = built
-        currency = facts.currency
-        sessionID = facts.sessionID
-        sequence = facts.sequence
-        eventID = facts.eventID
-        occurredAt = facts.occurredAt
-        replyBy = facts.replyBy
     }
 
-    /// What the rules need of the event at `now`, made now: the worker's quoted event needs no
-    /// more, and its ids and times are read already (making the whole event and copying these
-    /// parts out of it was a reference count up and down for each of its strings).
-    public func quoteRequest(now: Date) -> QuoteRequest {
+    /// What the rules need of the event at `now`, from the bytes the positions were read in.
+    func quoteRequest(in bytes: [UInt8], built: BuiltEvent?, currency: Currency, now: Date) -> QuoteRequest {
         if let built { return built.event.quoteRequest(now: now) }
-        // The rules were checked in `init`; making the request cannot fail on bytes that passed them.
+        // The rules were checked by the scan; making the request cannot fail on bytes that passed them.
         return bytes.withUnsafeBufferPointer { input in
             let cursor = JSONTokenCursor(input)
-            return raw.withCartCursor(cursor) { raw.request(cursor, $0, currency: currency, now: now)! }
+            return withCartCursor(cursor) { request(cursor, $0, currency: currency, now: now)! }
         }
     }
 
     /// The whole event, its strings and cart made now.
-    public func event() -> AddressChangeEvent {
+    func event(in bytes: [UInt8], built: BuiltEvent?, facts: Facts) -> AddressChangeEvent {
         if let built { return built.event }
-        let facts = Facts(sessionID: sessionID, sequence: sequence, eventID: eventID, currency: currency,
-                          occurredAt: occurredAt, replyBy: replyBy)
-        // The rules were checked in `init`; building cannot fail on bytes that passed them.
+        // The rules were checked by the scan; building cannot fail on bytes that passed them.
         return bytes.withUnsafeBufferPointer { input in
             let cursor = JSONTokenCursor(input)
-            return raw.withCartCursor(cursor) { raw.build(cursor, $0, facts)! }
+            return withCartCursor(cursor) { build(cursor, $0, facts)! }
         }
     }
 }
