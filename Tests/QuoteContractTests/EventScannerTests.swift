@@ -256,6 +256,61 @@ struct EventScannerTests {
         }
     }
 
+    @Test("an address as compact JSON writes a whole one is read at once; any other shape member by member, to the same answer")
+    func compactAddresses() throws {
+        func words(_ text: String) -> (low: UInt64, high: UInt64) {
+            let bytes = Array(text.utf8)
+            func word(_ part: ArraySlice<UInt8>) -> UInt64 { part.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) } }
+            return (word(bytes.prefix(8)), word(bytes.dropFirst(8)))
+        }
+        #expect(RawAddress.cityKey == words(#"{"city":"#).low && words(#"{"city":"#).high == 0)
+        #expect(RawAddress.stateKey == words(#","state":"#))
+        #expect(RawAddress.postalCodeKey == words(#","postal_code":"#))
+        #expect(RawAddress.countryCodeKey == words(#","country_code":"#))
+        /// The address's texts (nil: absent), read the quick way or not, and where the cursor stopped.
+        func read(_ text: String, compact: Bool) -> ([String?], rest: String)? {
+            let bytes = Array((text + #","cart":{"items":[]}}"#).utf8)
+            return bytes.withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                let address = compact ? RawAddress(compact: &cursor) : RawAddress(&cursor)
+                guard let address else {
+                    if compact { #expect(cursor.offset == 0 && cursor.onlyPrintableASCII, "\(text): nothing moved") }
+                    return nil
+                }
+                let texts = [address.city, address.state, address.postalCode, address.country].map { span in
+                    span.map { String(decoding: bytes[$0.range], as: UTF8.self) }
+                }
+                return (texts, String(decoding: bytes[cursor.offset...], as: UTF8.self))
+            }
+        }
+        let whole = #"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US"}"#
+        let texts: [String?] = ["Cupertino", "CA", "95014", "US"]
+        #expect(read(whole, compact: true)?.0 == texts)
+        #expect(read(whole, compact: true)?.rest == #","cart":{"items":[]}}"#)
+        #expect(read(whole, compact: false)?.0 == texts)
+        #expect(read(#"{"city":"","state":"","postal_code":"","country_code":""}"#, compact: true)?.0 == ["", "", "", ""])
+        // Other shapes: the quick way gives up without moving, and the member walk reads what is there.
+        let others: [(String, [String?]?)] = [
+            (#"{"state":"CA","city":"Cupertino","postal_code":"95014","country_code":"US"}"#, texts),
+            (#"{"city":"Cupertino","postal_code":"95014","country_code":"US"}"#, ["Cupertino", nil, "95014", "US"]),
+            (#"{"city":null,"state":"CA","postal_code":"95014","country_code":"US"}"#, [nil, "CA", "95014", "US"]),
+            (#"{ "city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US"}"#, texts),
+            (#"{"city" :"Cupertino","state":"CA","postal_code":"95014","country_code":"US"}"#, texts),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US","city":"X"}"#, nil),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US","street":"X"}"#, nil),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":7}"#, nil),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"U\u0053"}"#, nil),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country":"US"}"#, nil),
+            (#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US""#, nil),
+        ]
+        for (text, expected) in others {
+            #expect(read(text, compact: true) == nil, "\(text)")
+            #expect(read(text, compact: false)?.0 == expected, "\(text)")
+        }
+        // Spaces before the closing brace are still the quick way's: a brace after whitespace is taken.
+        #expect(read(#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US" }"#, compact: true)?.0 == texts)
+    }
+
     @Test("values at the edges of each rule: the readers agree", arguments: [
         ("sequence", JSONValue.number("0")), ("sequence", .number("9223372036854775807")), ("sequence", .number("9223372036854775808")),
         ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .number("-3")), ("sequence", .number("-0")), ("sequence", .number("3E1")), ("sequence", .number("999999999999999999")),

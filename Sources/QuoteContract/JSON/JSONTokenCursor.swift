@@ -311,6 +311,27 @@ struct JSONTokenCursor {
     /// Where the next byte to read is.
     var offset: Int { i }
 
+    /// Where the cursor is and what it has noted so far: a quick reading of a value that gives up
+    /// comes back here (`rewind(to:)`) and the value is read the general way.
+    var position: (offset: Int, printable: Bool) { (i, onlyPrintableASCII) }
+
+    mutating func rewind(to position: (offset: Int, printable: Bool)) { (i, onlyPrintableASCII) = position }
+
+    /// Steps over the next `count` bytes (8 to 16) when they are exactly `low`'s eight bytes and
+    /// then `high`'s first `count - 8`, as little-endian words: a fixed run of punctuation and key
+    /// that compact JSON writes before a value, compared in two loads. False, nothing moved, for
+    /// anything else, and where fewer than 16 bytes are left (the caller reads it the general way).
+    @inline(__always)
+    mutating func take(_ count: Int, low: UInt64, high: UInt64) -> Bool {
+        guard i &+ 16 <= input.count else { return false }
+        let at = UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + i)
+        let highMask: UInt64 = count >= 16 ? ~0 : (1 &<< UInt64(truncatingIfNeeded: 8 &* (count &- 8))) &- 1
+        guard UInt64(littleEndian: at.loadUnaligned(as: UInt64.self)) == low,
+              (UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) ^ high) & highMask == 0 else { return false }
+        i &+= count
+        return true
+    }
+
     /// Whether the bytes from the cursor on begin with `other` (the cursor does not move).
     func continues(with other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard other.count <= input.count - i else { return false }
