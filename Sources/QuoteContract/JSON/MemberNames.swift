@@ -1,16 +1,18 @@
 /// The member names an object may have, kept as the words a key is compared with: a key costs a
 /// length test and a word compare or two, with no call to `memcmp` and no string made.
-/// A class: each object read takes its names from a static, and a struct of three arrays was
-/// copied out of it (three retains and three releases) for every object of every event.
 ///
 /// Each name is kept with the closing quote and the colon after it, as compact JSON has them: the
 /// expected key of a compact document is then one masked compare, name, quote and colon at once.
 ///
-/// The lengths, words and masks live in one buffer this object allocates and frees: the cursor
-/// indexes them for every key of every event, and an array's bounds check and buffer load were
-/// a tenth of a key's instructions. Every index the cursor uses is below `count` (a name) or
-/// `count * wordsPerName` (a word), which `init` sized the buffer for.
-final class MemberNames: @unchecked Sendable {
+/// The lengths, words and masks live in one buffer that `init` allocates: the cursor indexes them
+/// for every key of every event, and an array's bounds check and buffer load were a tenth of a
+/// key's instructions. Every index the cursor uses is below `count` (a name) or `count *
+/// wordsPerName` (a word), which `init` sized the buffer for.
+///
+/// Plain data (a count and a pointer), made only as a reader's `static let` and kept for the life
+/// of the process, its buffer never freed: as a class (which freed it on `deinit`), each object
+/// read retained and released the names, two atomic operations per object of every event.
+struct MemberNames: @unchecked Sendable {
     static let wordsPerName = 4
     let count: Int
     /// `count` lengths, then `wordsPerName` words a name (its bytes then `":`, the first lowest
@@ -39,8 +41,6 @@ final class MemberNames: @unchecked Sendable {
             }
         }
     }
-
-    deinit { storage.deallocate() }
 
     /// The length of name `index` (below `count`).
     @inline(__always)
