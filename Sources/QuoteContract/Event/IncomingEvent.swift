@@ -74,7 +74,7 @@ public class IncomingEvent: @unchecked Sendable {
         let currency: Currency
         let built: BuiltEvent?
 
-        init(bytes: [UInt8], raw: RawEvent, facts: Facts, built: BuiltEvent?) {
+        init(bytes: [UInt8], raw: consuming RawEvent, facts: consuming Facts, built: BuiltEvent?) {
             (self.bytes, self.raw, self.currency, self.built) = (bytes, raw, facts.currency, built)
             super.init(sessionID: facts.sessionID, sequence: facts.sequence, eventID: facts.eventID,
                        occurredAt: facts.occurredAt, replyBy: facts.replyBy)

@@ -63,12 +63,12 @@ extension RawEvent {
     /// (nil when the scan gives up). The caller's record is made from the positions where they lie:
     /// returned, the positions (a few hundred bytes) were copied at each of four hand-overs.
     static func scan<Carts: CartMemory, Made>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
-                                             carts: inout Carts, _ make: (RawEvent, Facts, BuiltEvent?) -> Made) -> Made? {
+                                             carts: inout Carts, _ make: (consuming RawEvent, consuming Facts, BuiltEvent?) -> Made) -> Made? {
         let keep = session.map { carts.read(session: $0) } ?? false
         guard bytes.count <= EventLimits.maxBytes else { return nil }
         return bytes.withUnsafeBufferPointer { input -> Made? in
             var cursor = JSONTokenCursor(input)
-            guard let raw = RawEvent(&cursor, session: session, carts: carts), cursor.atEnd() else { return nil }
+            guard let raw = RawEvent(&cursor, session: session, carts: &carts), cursor.atEnd() else { return nil }
             // A backlog's later events of a session take its id's text from the event their cart
             // came from: one string a session and batch, not one an event.
             let knownSession = raw.reusedCart != nil ? session.flatMap { carts.sessionID(of: $0) } : nil
@@ -92,7 +92,7 @@ extension RawEvent {
                                    session: number)
                 }
             }
-            return make(raw, facts, built)
+            return make(consume raw, consume facts, built)
         }
     }
 
@@ -166,7 +166,9 @@ struct RawEvent: Sendable {
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
     ])
 
-    init?<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: Carts) {
+    /// `carts` is only read, but passed `inout`: by value (or borrowed from the scan's own `inout`)
+    /// the batch's carts were copied in, a retain and a release of each of their three lists an event.
+    init?<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) {
         // Each member read where the walk hands it over: a value of the wrong kind gives up at once.
         guard c.take(UInt8(ascii: "{")) else { return nil }
         var walk = MemberWalk()
@@ -201,7 +203,7 @@ struct RawEvent: Sendable {
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
                 else { return nil }
             case 8: guard let value = RawAddress(&c) else { return nil }; address = value
-            case 9: guard readCart(&c, session: number, carts: carts) else { return nil }
+            case 9: guard readCart(&c, session: number, carts: &carts) else { return nil }
             default: return nil
             }
         }
@@ -211,7 +213,7 @@ struct RawEvent: Sendable {
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
     /// else scanned. Out of line: inside `init` its size kept the member walk from being inlined there.
     @inline(never)
-    private mutating func readCart<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: Carts) -> Bool {
+    private mutating func readCart<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) -> Bool {
         guard Carts.remembers else {
             cart = RawCart(&c)
             return cart != nil
