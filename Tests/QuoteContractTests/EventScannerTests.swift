@@ -311,6 +311,75 @@ struct EventScannerTests {
         #expect(read(#"{"city":"Cupertino","state":"CA","postal_code":"95014","country_code":"US" }"#, compact: true)?.0 == texts)
     }
 
+    @Test("an item or a discount as compact JSON writes it is read the quick way; any other shape member by member, to the same answer")
+    func compactLines() {
+        /// What a line holds, as text (absent: "-"); nil when the reading gave up.
+        func read(_ text: String, item: Bool, quick: Bool) -> [String]? {
+            let bytes = Array((text + "]}").utf8)
+            return bytes.withUnsafeBufferPointer { input -> [String]? in
+                var cursor = JSONTokenCursor(input)
+                var line = RawLine()
+                if quick {
+                    guard item ? line.readCompactItem(&cursor) : line.readCompactDiscount(&cursor) else {
+                        #expect(cursor.offset == 0 && cursor.onlyPrintableASCII, "\(text): nothing moved")
+                        return nil
+                    }
+                } else {
+                    guard let general = RawLine(&cursor, isItem: item) else { return nil }
+                    line = general
+                }
+                #expect(String(decoding: bytes[cursor.offset...], as: UTF8.self) == "]}", "\(text): the whole line read")
+                func show(_ span: ByteSpan?) -> String { span.map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? "-" }
+                let size = line.dimensions.map { "\($0.length)x\($0.width)x\($0.height)" } ?? "-"
+                return [show(line.id), show(line.label), line.quantity.map(String.init) ?? "-", show(line.amount?.currency),
+                        show(line.amount?.literal), show(line.taxCategory), line.weightGrams.map(String.init) ?? "-",
+                        show(line.shippingClass), size]
+            }
+        }
+        let head = #"{"id":"sku-1","label":"T-shirt","quantity":2,"unit_amount":{"currency":"USD","value":"25.00"}"#
+        let base = ["sku-1", "T-shirt", "2", "USD", "25.00"]
+        let compact: [(String, [String])] = [
+            (head + "}", base + ["-", "-", "-", "-"]),
+            (head + " }", base + ["-", "-", "-", "-"]),   // a brace after whitespace is still taken
+            (head + #","tax_category":"apparel"}"#, base + ["apparel", "-", "-", "-"]),
+            (head + #","weight_grams":300}"#, base + ["-", "300", "-", "-"]),
+            (head + #","tax_category":"apparel","weight_grams":300,"shipping_class":"bulky","dimensions_mm":{"length":1,"width":2,"height":3}}"#,
+             base + ["apparel", "300", "bulky", "1x2x3"]),
+            (#"{"id":"sku-1","label":"T-shirt","quantity":2,"unit_amount":{ "currency":"USD","value":25}}"#,
+             ["sku-1", "T-shirt", "2", "USD", "25", "-", "-", "-", "-"]),
+        ]
+        for (text, expected) in compact {
+            #expect(read(text, item: true, quick: true) == expected, "\(text)")
+            #expect(read(text, item: true, quick: false) == expected, "\(text)")
+        }
+        // Other shapes: the quick way gives up without moving, and the member walk reads what is there.
+        let others: [(String, [String]?)] = [
+            (#"{"label":"T-shirt","id":"sku-1","quantity":2,"unit_amount":{"currency":"USD","value":"25.00"}}"#, base + ["-", "-", "-", "-"]),
+            (head + #","weight_grams":300,"tax_category":"apparel"}"#, base + ["apparel", "300", "-", "-"]),
+            (head + #","tax_category":null}"#, base + ["-", "-", "-", "-"]),
+            (head + #","tax_category":"a","tax_category":"b"}"#, nil),
+            (head + #","color":"red"}"#, nil),
+            (head + #","weight_grams":"300"}"#, nil),
+            (#"{"id":"sku-1","label":"T-shirt","quantity":2}"#, ["sku-1", "T-shirt", "2", "-", "-", "-", "-", "-", "-"]),
+            (#"{"id":"sku-1","label":"T-shirt","quantity":2.5,"unit_amount":{"currency":"USD","value":"25.00"}}"#, nil),
+        ]
+        for (text, expected) in others {
+            #expect(read(text, item: true, quick: true) == nil, "\(text)")
+            #expect(read(text, item: true, quick: false) == expected, "\(text)")
+        }
+        let discount = #"{"id":"promo","label":"Promo","amount":{"currency":"USD","value":"-5.00"}}"#
+        let promo = ["promo", "Promo", "-", "USD", "-5.00", "-", "-", "-", "-"]
+        #expect(read(discount, item: false, quick: true) == promo)
+        #expect(read(discount, item: false, quick: false) == promo)
+        for (text, expected) in [(#"{"label":"Promo","id":"promo","amount":{"currency":"USD","value":"-5.00"}}"#, promo),
+                                 (#"{"id":"promo","label":"Promo","amount":{"currency":"USD","value":"-5.00"},"x":1}"#, nil),
+                                 (#"{"id":"promo","label":null,"amount":{"currency":"USD","value":"-5.00"}}"#,
+                                  ["promo", "-", "-", "USD", "-5.00", "-", "-", "-", "-"])] as [(String, [String]?)] {
+            #expect(read(text, item: false, quick: true) == nil, "\(text)")
+            #expect(read(text, item: false, quick: false) == expected, "\(text)")
+        }
+    }
+
     @Test("values at the edges of each rule: the readers agree", arguments: [
         ("sequence", JSONValue.number("0")), ("sequence", .number("9223372036854775807")), ("sequence", .number("9223372036854775808")),
         ("sequence", .number("1.0")), ("sequence", .number("1e2")), ("sequence", .number("-3")), ("sequence", .number("-0")), ("sequence", .number("3E1")), ("sequence", .number("999999999999999999")),

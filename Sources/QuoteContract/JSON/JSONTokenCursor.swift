@@ -137,6 +137,18 @@ struct JSONTokenCursor {
         }
     }
 
+    /// Steps over `,"name":` (or, for an object's first member, `{"name":`) of `names`' member
+    /// `index` when it comes next exactly so, as compact JSON writes it; false, nothing moved, for
+    /// anything else. A reader that knows the order its writer uses tries its members this way, one
+    /// compare each, and reads the object the general way (`member(of:_:)`) where one is not there.
+    @inline(__always)
+    mutating func takeKey(_ names: MemberNames, _ index: Int, after opening: UInt8) -> Bool {
+        guard i &+ 2 < input.count, input[i] == opening, input[i &+ 1] == UInt8(ascii: "\""),
+              isName(names, index, at: i &+ 2, colon: true) else { return false }
+        i = i &+ 4 &+ names.length(index)
+        return true
+    }
+
     /// Whether the key whose first byte is at `start` is `names`' name `index` and its closing
     /// quote, followed at once by the colon too when `colon` (as compact JSON has them: one run of
     /// bytes compared). Compared a word at a time where the document has the bytes to load.
