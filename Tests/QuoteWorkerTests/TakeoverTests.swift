@@ -33,8 +33,9 @@ import Testing
             let event = AddressChangeEvent(eventID: "evt-\(session)-\(sequence)", sessionID: session, sequence: sequence, merchant: "acme",
                                            paymentMethodType: "APPLE_PAY", trigger: .addressChanged, currency: .usd,
                                            shippingAddress: .cupertino, cart: .twoShirts, occurredAt: WorkerHarness.now)
-            TopicAccess.produce([KafkaOutgoingMessage(topic: Topics.defaultAddressChanged, key: Array(session.utf8), value: event.encode())],
-                                with: producer)
+            // What each delivery came to is the readers' to show: the test asserts on what they read.
+            _ = TopicAccess.produce([KafkaOutgoingMessage(topic: Topics.defaultAddressChanged, key: Array(session.utf8),
+                                                          value: event.encode())], with: producer)
         }
         // One reader for the whole test, made while every broker is up: a reader made while broker 2
         // is down may ask it for its group's coordinator and wait out the request's time-out.

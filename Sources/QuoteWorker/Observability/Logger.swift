@@ -128,7 +128,9 @@ public struct LogResource: Sendable, Equatable {
     private static let hostName: String? = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-        return String(cString: buffer)
+        // The name ends at its terminating NUL (the buffer is zeroed, and one byte is never written).
+        let length = buffer.firstIndex(of: 0) ?? buffer.count
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 }
 
