@@ -75,7 +75,9 @@ struct JSONTokenCursor {
     /// bad syntax or an unknown, escaped or repeated key. A member whose value is `null` is
     /// stepped over. The reader calls it in a loop and reads each value itself, in the same
     /// function: a closure called for each member (its prologue, its epilogue, the cursor handed
-    /// back and forth) cost some 35 instructions a member, a tenth of a scan.
+    /// back and forth) cost some 35 instructions a member, a tenth of a scan. `@_transparent`, not
+    /// `@inline(__always)`: the optimizer stops inlining into a function past some 400 blocks, which
+    /// the event's reader is; a transparent function is inlined by the mandatory pass, before any limit.
     @_transparent
     mutating func member(of names: MemberNames, _ walk: inout MemberWalk) -> Int {
         while true {
@@ -208,7 +210,7 @@ struct JSONTokenCursor {
 
     /// A string's content bytes (quotes excluded). Nil for an escape, a raw control character
     /// or an unterminated string. A byte outside printable ASCII clears `onlyPrintableASCII`.
-    @_transparent
+    @_transparent   // as `member(of:_:)`: the large readers are past the optimizer's inlining limit
     mutating func string() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
