@@ -54,9 +54,11 @@ public struct StageBench {
         let requests = events.map { HeldRequest($0.quoteRequest(now: $0.occurredAt)) }
         line("stages  \(count) events, \(encoded.count) distinct (\(encoded[0].value.count) bytes each); one thread")
         var sink = 0
+        /// Microseconds per event of each stage run, by its index in `stageNames`.
+        var took: [Int: Double] = [:]
         func runs(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
         func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {
-            if runs(name) { self.measure(name, count, line, body) }
+            if runs(name) { took[Self.stageNames.firstIndex(of: name)!] = self.measure(name, count, line, body) }
         }
         // What the worker makes of a quoted event before the quote: the scan, then the request.
         measure(Self.stageNames[0], count, line) { i in
@@ -100,6 +102,27 @@ public struct StageBench {
         }
         if runs(Self.stageNames[8]) { measureBacklogTurns(count, line) { sink &+= $0 } }
         if sink == 42 { line("") }   // keeps the work from being optimised away
+        Self.verdicts(took).forEach(line)
+    }
+
+    /// Issue 12's targets for the worker's own work, from the stages measured (by index in
+    /// `stageNames`): a quoted event (read, quote and encode) in at most 3 µs, a superseded one
+    /// (its scan, alone or with its cart seen earlier in the batch) in at most 0.5 µs. A line for
+    /// each whose stages all ran.
+    static func verdicts(_ took: [Int: Double]) -> [String] {
+        func verdict(_ micros: Double, _ target: Double) -> String { micros <= target ? "met" : "not met" }
+        func name(_ text: String) -> String { text.padding(toLength: 40, withPad: " ", startingAt: 0) }
+        var lines: [String] = []
+        if let read = took[0], let quote = took[4], let encode = took[5] {
+            let quoted = read + quote + encode
+            lines.append(name("quoted event (read + quote + encode)")
+                + String(format: "%7.2f µs each", quoted) + "  issue 12: ≤ 3 µs, \(verdict(quoted, 3))")
+        }
+        if let alone = took[1], let seen = took[2] {
+            lines.append(name("superseded event (alone / cart seen)")
+                + String(format: "%7.2f / %.2f µs", alone, seen) + "  issue 12: ≤ 0.5 µs, \(verdict(alone, 0.5)) / \(verdict(seen, 0.5))")
+        }
+        return lines
     }
 
     /// A worker's whole decision per event, without Kafka: the 64 events as one fetched batch
@@ -205,7 +228,8 @@ public struct StageBench {
         func now() -> Date { date }
     }
 
-    private func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) {
+    @discardableResult
+    private func measure(_ name: String, _ count: Int, _ line: (String) -> Void, _ body: (Int) -> Void) -> Double {
         for i in 0..<min(count, 1_000) { body(i) }   // warm up
         let start = uptimeNanoseconds()
         for i in 0..<count { body(i) }
@@ -213,5 +237,6 @@ public struct StageBench {
         let perEvent = nanoseconds / Double(count) / 1_000
         line(name.padding(toLength: 40, withPad: " ", startingAt: 0)
             + String(format: "%7.2f µs each  %10.0f /s", perEvent, 1e6 / perEvent))
+        return perEvent
     }
 }
