@@ -28,6 +28,8 @@ public struct ScannedEvent: Sendable {
     /// Reads a Kafka record's value; `key` must equal the session id (nil: the record had none).
     public init?(_ bytes: [UInt8], key: [UInt8]?) { self.init(bytes, checkingKey: true, key: key) }
 
+    // Inlined, as the next: each level of delegation copied the scanned event (a few hundred bytes) once more.
+    @inline(__always)
     init?(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?) {
         var alone = NoCarts()
         self.init(bytes, checkingKey: checkingKey, key: key, session: nil, carts: &alone)
@@ -36,6 +38,7 @@ public struct ScannedEvent: Sendable {
     /// The same, for a record of a batch whose key's session has number `session` in `carts`:
     /// its cart is taken from there where the session's last cart in the batch is this one byte
     /// for byte, and left there for the session's next event.
+    @inline(__always)
     init?<Carts: CartMemory>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?, carts: inout Carts) {
         guard let (raw, facts, built) = RawEvent.scan(bytes, checkingKey: checkingKey, key: key, session: session,
                                                       carts: &carts, { ($0, $1, $2) }) else { return nil }
