@@ -219,7 +219,9 @@ enum Curl {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var args = ["-sS", "-X", method, "-o", dir.appendingPathComponent("body").path, "-D", dir.appendingPathComponent("headers").path,
-                    "-w", "%{http_code}", "-H", "Expect:", "--max-time", "60"]
+                    "-w", "%{http_code}", "--max-time", "60"]
+        // No `Expect: 100-continue` unless the call asks for it (curl adds one to large bodies).
+        if !headers.keys.contains(where: { $0.lowercased() == "expect" }) { args += ["-H", "Expect:"] }
         if let body {
             try Data(body).write(to: dir.appendingPathComponent("request"))
             args += ["-H", "Content-Type: application/json", "--data-binary", "@" + dir.appendingPathComponent("request").path]

@@ -122,8 +122,12 @@ import Testing
         let badTimeout = try await Curl.call(url, body: Bodies.quote(), headers: ["Request-Timeout": "soon"])
         #expect(badTimeout.status == 400 && badTimeout.text.contains("Request-Timeout"))
 
-        let oversized = try await Curl.call(url, body: [UInt8](repeating: UInt8(ascii: " "), count: 300 * 1024))
-        #expect(oversized.status == 413)
+        // Refused by its Content-Length, before the body is read. With `Expect: 100-continue` the
+        // body is never sent: sent anyway, the gateway's close with unread bytes pending can make
+        // the kernel reset the connection before curl reads the 413 (seen once under load).
+        let oversized = try await Curl.call(url, body: [UInt8](repeating: UInt8(ascii: " "), count: 300 * 1024),
+                                            headers: ["Expect": "100-continue"])
+        #expect(oversized.status == 413, "\(oversized.status) \(oversized.text)")
 
         let get = try await Curl.call(url, method: "GET")
         #expect(get.status == 405 && get.headers["allow"] == "POST")
