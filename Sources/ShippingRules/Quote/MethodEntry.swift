@@ -51,12 +51,19 @@ final class MethodEntry: Sendable {
             items.append(SummaryItem(id: id, label: label, amount: discount.amount))
         }
         items.append(SummaryItem(id: "shipping", label: set.labels.shipping, amount: price))
-        var taxTrace = Trace(enabled: trace.enabled)
-        let taxLines = taxes.lines(shipping: price, trace: trace.enabled) {
-            TaxCalculation(ruleSet: set)
-                .lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
+        let taxLines: TaxCalculation.Lines
+        if trace.enabled {
+            // A trace is never served from the memo: each method's steps are written out in full.
+            var taxTrace = Trace(enabled: true)
+            taxLines = TaxCalculation(ruleSet: set).lines(cart: cart, shipping: price, layers: layers, trace: &taxTrace)
+            trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
+        } else if let known = taxes.lines(shipping: price) {
+            taxLines = known
+        } else {
+            var none = Trace(enabled: false)
+            taxLines = TaxCalculation(ruleSet: set).lines(cart: cart, shipping: price, layers: layers, trace: &none)
+            taxes.remember(taxLines, shipping: price)
         }
-        trace.add(contentsOf: taxTrace, prefix: "method \(rule.id) ")
         // Appended one by one and summed in place: a `map` each made an array per method per quote.
         for line in taxLines.added { items.append(SummaryItem(id: line.id, label: line.label, amount: line.amount)) }
         var total = Money.zero(currency)

@@ -117,11 +117,11 @@ extension RuleSet {
                 }
                 if let zone = methodZones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
-            if let method = methodEntries[position].offer(in: self, cart: cart, zones: zones, layers: layers,
-                                                          taxes: &taxes, calendar: self.calendar, closed: closed, shipDate: &shipDate,
-                                                          request: request, trace: &trace) {
-                offered.append(method)
+            let offer = methodRefs[position]._withUnsafeGuaranteedRef { entry in
+                entry.offer(in: self, cart: cart, zones: zones, layers: layers, taxes: &taxes, calendar: self.calendar,
+                            closed: closed, shipDate: &shipDate, request: request, trace: &trace)
             }
+            if let offer { offered.append(offer) }
         }
         guard !offered.isEmpty else {
             trace.add("no shipping method serves this address: \(noMethodsError.code)")

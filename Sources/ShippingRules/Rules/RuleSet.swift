@@ -46,6 +46,9 @@ public final class RuleSet: Sendable {
     let methods: [ShippingMethodRule]
     /// The same methods behind references, as the quote asks them (see `MethodEntry`).
     let methodEntries: [MethodEntry]
+    /// The same entries unretained, asked while `methodEntries` holds them: a quote asks each
+    /// eligible method through its reference without a retain and a release of it.
+    let methodRefs: [Unmanaged<MethodEntry>]
     let labels: Labels
     /// Answer when the address passes serviceability but no method serves it.
     let noMethodsError: ShippingError
@@ -126,6 +129,7 @@ public final class RuleSet: Sendable {
         self.destinationCalendars = calendars
         self.methods = methods
         self.methodEntries = methods.map(MethodEntry.init)
+        self.methodRefs = methodEntries.map { Unmanaged.passUnretained($0) }
         self.tax = tax
         let index = filing.index
         self.zoneIndex = index
@@ -157,7 +161,7 @@ public final class RuleSet: Sendable {
         version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
         warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceability = other.serviceability; tax = other.tax
-        methods = other.methods; methodEntries = other.methodEntries; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
+        methods = other.methods; methodEntries = other.methodEntries; methodRefs = other.methodRefs; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
         self.warnings = warnings

@@ -90,18 +90,23 @@ struct ResolvedAddress: Sendable {
     let stateWord: UInt64
 
     /// `foldCity` false skips folding the city for rule sets that never look at it.
-    init(_ address: PartialAddress, foldCity: Bool = true) {
-        func present(_ s: String?) -> String? {
-            guard let s, s.anyUTF8({ $0 != 0x20 && $0 != 0x09 }) else { return nil }
-            return s
-        }
-        country = present(address.countryCode).map(PlaceName.code)
-        state = present(address.state).map(PlaceName.code)
-        city = foldCity ? present(address.city).map(PlaceName.fold) : present(address.city)
+    init(_ address: borrowing PartialAddress, foldCity: Bool = true) {
+        country = Self.code(address.countryCode)
+        state = Self.code(address.state)
+        if let city = address.city, Self.isPresent(city) { self.city = foldCity ? PlaceName.fold(city) : city } else { city = nil }
         // Trimmed and upper-cased once here rather than for every regex it meets.
-        rawPostalCode = present(address.postalCode).map(PlaceName.code)
-        postalCode = rawPostalCode.map(PostalPattern.normalized)
-        countryWord = country.map(CodeList.word) ?? 0
-        stateWord = state.map(CodeList.word) ?? 0
+        rawPostalCode = Self.code(address.postalCode)
+        if let rawPostalCode { postalCode = PostalPattern.normalized(rawPostalCode) } else { postalCode = nil }
+        if let country { countryWord = CodeList.word(country) } else { countryWord = 0 }
+        if let state { stateWord = CodeList.word(state) } else { stateWord = 0 }
+    }
+
+    /// A field of more than blanks: a blank one counts as missing.
+    private static func isPresent(_ text: borrowing String) -> Bool { text.anyUTF8({ $0 != 0x20 && $0 != 0x09 }) }
+
+    /// A present field as a place code (see `PlaceName.code`), or nil.
+    private static func code(_ text: String?) -> String? {
+        guard let text, isPresent(text) else { return nil }
+        return PlaceName.code(text)
     }
 }

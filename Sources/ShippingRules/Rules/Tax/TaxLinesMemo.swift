@@ -11,13 +11,15 @@ struct TaxLinesMemo {
         shippingIsUntaxed = layers.withUnsafeBufferPointer { layers in layers.indices.allSatisfy { layers[$0].shipping == .exempt } }
     }
 
-    /// The lines for `shipping`, computed by `compute` the first time they are needed.
-    mutating func lines(shipping: Money, trace: Bool, _ compute: () -> TaxCalculation.Lines) -> TaxCalculation.Lines {
-        if trace { return compute() }
+    /// The lines computed before for `shipping`, or nil. (A trace never asks: each method's steps
+    /// are written out in full.)
+    func lines(shipping: Money) -> TaxCalculation.Lines? {
         let key = shippingIsUntaxed ? 0 : shipping.minorUnits
-        if let found = known.first(where: { $0.shipping == key }) { return found.lines }
-        let lines = compute()
-        known.append((key, lines))
-        return lines
+        return known.first(where: { $0.shipping == key })?.lines
+    }
+
+    /// Keeps `lines`, computed for `shipping`, for the quote's later methods.
+    mutating func remember(_ lines: TaxCalculation.Lines, shipping: Money) {
+        known.append((shippingIsUntaxed ? 0 : shipping.minorUnits, lines))
     }
 }
