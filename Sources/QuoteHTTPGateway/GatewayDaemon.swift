@@ -28,6 +28,12 @@ final class GatewayDaemon: Sendable {
         var tls: GatewayTLS? = nil
     }
 
+    /// How much of a body beyond `maxBodyBytes` (by its Content-Length) is still read and dropped
+    /// before its 413 is sent, so that the client reads the answer instead of a connection reset.
+    /// A longer one is answered at once, and its connection closed. (A chunked body tells no
+    /// length: it is read to its end, dropped once over the limit, within the idle timeout.)
+    static let discardedBodyBytes = 1 << 20
+
     let address: HTTPListenAddress
     private let daemon: Mutex<DaemonPointer?>
     private let context: DaemonContext
@@ -159,7 +165,7 @@ private struct ConnectionPointer: @unchecked Sendable {
 }
 
 /// The few request headers the service reads.
-private let readHeaders = ["content-length", "content-type", "request-timeout", "traceparent"]
+private let readHeaders = ["content-length", "content-type", "expect", "request-timeout", "traceparent"]
 
 private let gatewayAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
     guard let cls, let connection, let conCls, let uploadSize else { return .NO }
@@ -176,8 +182,15 @@ private let gatewayAccessHandler: MHD_AccessHandlerCallback = { cls, connection,
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
         if let length = headers["content-length"].flatMap({ Int($0) }), length > context.maxBodyBytes {
             pending.request.bodyTooLarge = true
-            pending.dispatched = true
-            return queue(connection, context.route(pending.request).immediate)  // refused before a byte of the body is read
+            // A client waiting for `100 Continue` has sent no body: refused before it sends one.
+            // Else the body is on its way: read and dropped, so that the answer is not lost to a
+            // reset (a socket closed with unread bytes is reset, and the client, still sending,
+            // sees the reset, not the 413), unless it is beyond what is worth reading.
+            let waitsToSend = headers["expect"]?.lowercased() == "100-continue"
+            if waitsToSend || length - context.maxBodyBytes > GatewayDaemon.discardedBodyBytes {
+                pending.dispatched = true
+                return queue(connection, context.route(pending.request).immediate)
+            }
         }
         return .YES
     }

@@ -12,7 +12,8 @@ import Synchronization
 public final class QuoteHTTPGateway: Sendable {
     public struct Configuration: Sendable {
         public var listen: HTTPListenAddress
-        /// Larger bodies are refused with 413 (by Content-Length before reading, or while reading).
+        /// Larger bodies are refused with 413: by Content-Length before reading, or while reading.
+        /// Up to `discardedBodyBytes` more are read and dropped first, so that the client reads the 413.
         public var maxBodyBytes: Int = 262_144
         /// Request line and headers; larger ones get libmicrohttpd's 431.
         public var maxHeaderBytes: Int = 32_768
@@ -31,6 +32,12 @@ public final class QuoteHTTPGateway: Sendable {
 
         public init(listen: HTTPListenAddress) { self.listen = listen }
     }
+
+    /// How much of a body beyond `maxBodyBytes` (by its Content-Length) is still read and dropped
+    /// before its 413 is sent, unless its client waits for `100 Continue`: a socket closed with
+    /// bytes unread is reset, and a client still sending then sees the reset, not the answer.
+    /// A longer body is answered at once (1 MiB).
+    public static var discardedBodyBytes: Int { GatewayDaemon.discardedBodyBytes }
 
     public enum LogValue: Sendable, Equatable {
         case text(String)
