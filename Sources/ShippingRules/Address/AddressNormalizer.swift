@@ -140,8 +140,10 @@ enum AddressNormalizer {
             tables = subdivisions.values.map(SubdivisionTable.init)
         }
 
-        func subdivisions(of country: String) -> SubdivisionTable? {
-            let word = CodeList.word(country)
+        func subdivisions(of country: String) -> SubdivisionTable? { subdivisions(ofWord: CodeList.word(country)) }
+
+        /// The same by `CodeList.word` of the country.
+        func subdivisions(ofWord word: UInt64) -> SubdivisionTable? {
             guard let i = words.firstIndex(of: word) else { return nil }
             return tables[i]
         }

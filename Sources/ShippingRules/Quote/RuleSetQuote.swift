@@ -43,7 +43,9 @@ extension RuleSet {
 
         // The request's own address is read in place when it is in codes already (nearly always).
         let address: ResolvedAddress
-        if let normalized = AddressNormalizer.normalizedIfChanged(request.address, trace: &trace) {
+        if let inCodes = ResolvedAddress(inCodes: request.address, foldCity: usesCities) {
+            address = inCodes
+        } else if let normalized = AddressNormalizer.normalizedIfChanged(request.address, trace: &trace) {
             address = ResolvedAddress(normalized, foldCity: usesCities)
         } else {
             address = ResolvedAddress(request.address, foldCity: usesCities)

@@ -77,36 +77,3 @@ struct Zone: Sendable {
 
     var name: String { id ?? "inline zone" }
 }
-
-/// An address normalized once per quote, so that matching many rules does not fold strings again.
-struct ResolvedAddress: Sendable {
-    let country: String?
-    let state: String?
-    let city: String?
-    let postalCode: String?
-    let rawPostalCode: String?
-    /// `CodeList.word` of the country and of the state (0 when absent).
-    let countryWord: UInt64
-    let stateWord: UInt64
-
-    /// `foldCity` false skips folding the city for rule sets that never look at it.
-    init(_ address: borrowing PartialAddress, foldCity: Bool = true) {
-        country = Self.code(address.countryCode)
-        state = Self.code(address.state)
-        if let city = address.city, Self.isPresent(city) { self.city = foldCity ? PlaceName.fold(city) : city } else { city = nil }
-        // Trimmed and upper-cased once here rather than for every regex it meets.
-        rawPostalCode = Self.code(address.postalCode)
-        if let rawPostalCode { postalCode = PostalPattern.normalized(rawPostalCode) } else { postalCode = nil }
-        if let country { countryWord = CodeList.word(country) } else { countryWord = 0 }
-        if let state { stateWord = CodeList.word(state) } else { stateWord = 0 }
-    }
-
-    /// A field of more than blanks: a blank one counts as missing.
-    private static func isPresent(_ text: borrowing String) -> Bool { text.anyUTF8({ $0 != 0x20 && $0 != 0x09 }) }
-
-    /// A present field as a place code (see `PlaceName.code`), or nil.
-    private static func code(_ text: String?) -> String? {
-        guard let text, isPresent(text) else { return nil }
-        return PlaceName.code(text)
-    }
-}
