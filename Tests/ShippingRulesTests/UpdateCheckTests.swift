@@ -27,6 +27,25 @@ struct UpdateCheckTests {
                 == [.totalNotSumOfLines(list: "summary_items", total: "55.00", sumOfLines: "50.00")])
     }
 
+    /// The top-level list is the first method's own (one array) on every quote: walked once when
+    /// clean, and when not, reported under both names as two lists would be.
+    @Test func theFirstMethodsListSharedAtTheTopIsReportedUnderBothNames() {
+        let wrong = [item("subtotal", "50.00"), item("shipping", "5.00"), item("total", "56.00")]
+        let m = method("standard", items: wrong)
+        #expect(violations(ShippingUpdate(summaryItems: m.summaryItems, shippingMethods: [m, method("express")]))
+                == [.totalNotSumOfLines(list: "summary_items", total: "56.00", sumOfLines: "55.00"),
+                    .totalNotSumOfLines(list: "shipping_methods[0].summary_items", total: "56.00", sumOfLines: "55.00")])
+        // Equal lists apart: each is walked.
+        let clean = method("standard")
+        let copied = clean.summaryItems.map { SummaryItem(id: $0.id, label: $0.label, amount: $0.amount) }
+        #expect(violations(ShippingUpdate(summaryItems: copied, shippingMethods: [clean])).isEmpty)
+        #expect(violations(ShippingUpdate(summaryItems: copied, shippingMethods: [m]))
+                == [.totalNotSumOfLines(list: "shipping_methods[0].summary_items", total: "56.00", sumOfLines: "55.00")])
+        // A clean top-level list says nothing of a second method's.
+        #expect(violations(ShippingUpdate(summaryItems: clean.summaryItems, shippingMethods: [clean, method("express", items: wrong)]))
+                == [.totalNotSumOfLines(list: "shipping_methods[1].summary_items", total: "56.00", sumOfLines: "55.00")])
+    }
+
     @Test func anEmptyListHasNoTotal() {
         #expect(violations(ShippingUpdate(summaryItems: [], shippingMethods: [method("a", items: [])]))
                 == [.missingTotal(list: "shipping_methods[0].summary_items")])

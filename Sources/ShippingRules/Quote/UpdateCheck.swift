@@ -41,8 +41,10 @@ public enum UpdateCheck {
 
     public static func violations(of update: ShippingUpdate, currency: Currency) -> [UpdateViolation] {
         var found: [UpdateViolation] = []
+        var topLevelClean = false
         if !update.summaryItems.isEmpty || update.shippingMethods.isEmpty {
             check(update.summaryItems, list: "summary_items", currency: currency, into: &found)
+            topLevelClean = found.isEmpty
         }
         if update.shippingMethods.count > maxShippingMethods { found.append(.tooManyShippingMethods(count: update.shippingMethods.count)) }
         // Through the buffer, each method read where it lies: `enumerated()`, and even
@@ -61,6 +63,9 @@ public enum UpdateCheck {
                 if let estimate = methods[i].deliveryEstimate, estimate.from > estimate.to {
                     found.append(.deliveryRangeReversed(method: field(), from: estimate.from, to: estimate.to))
                 }
+                // The top-level list is nearly always the first method's own, the same storage:
+                // found clean there, it is clean here, and is not walked again.
+                if i == 0, topLevelClean, sameStorage(methods[0].summaryItems, update.summaryItems) { continue }
                 check(methods[i].summaryItems, list: "\(field()).summary_items", currency: currency, into: &found)
             }
         }
@@ -95,6 +100,11 @@ public enum UpdateCheck {
             found.append(.totalNotSumOfLines(list: list(), total: total.decimalString, sumOfLines: sumText))
         }
         if total.isNegative { found.append(.negativeTotal(list: list(), total: total.decimalString)) }
+    }
+
+    /// Whether two lists are one: the same elements where they lie.
+    private static func sameStorage(_ a: [SummaryItem], _ b: [SummaryItem]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
     }
 
     @inline(__always)

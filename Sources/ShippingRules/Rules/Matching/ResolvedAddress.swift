@@ -102,23 +102,23 @@ struct CodeBytes {
 
     @inline(__always)
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var code = !bytes.isEmpty, alphanumeric = code, capitals = code, dash = false
-        var word: UInt64 = 0, packed: UInt32 = 0
-        for (k, b) in bytes.enumerated() {
-            code = code && b >= 0x21 && b <= 0x7e && !(b >= 0x61 && b <= 0x7a)
-            let capital = b >= 0x41 && b <= 0x5a
-            capitals = capitals && capital
-            alphanumeric = alphanumeric && (capital || (b >= 0x30 && b <= 0x39))
-            dash = dash || b == 0x2d
-            if k < 7 { word |= UInt64(b) << UInt64(8 * k) }
+        // Each question a bit, set by any byte that says no: a few instructions a byte, no branch.
+        var notCode: UInt8 = bytes.isEmpty ? 1 : 0, notAlphanumeric = notCode, notCapitals = notCode, dash: UInt8 = 0
+        var packed: UInt32 = 0
+        for b in bytes {
+            let capital = b &- 0x41 < 26, digit = b &- 0x30 < 10
+            notCode |= (b &- 0x21 >= 0x5e || b &- 0x61 < 26) ? 1 : 0
+            notCapitals |= capital ? 0 : 1
+            notAlphanumeric |= capital || digit ? 0 : 1
+            dash |= b == 0x2d ? 1 : 0
             packed = packed << 8 | UInt32(b)
         }
         count = bytes.count
-        isCode = code
-        isAlphanumeric = alphanumeric
-        isCapitals = capitals
-        hasDash = dash
-        self.word = bytes.count >= 1 && bytes.count <= 7 ? word | UInt64(bytes.count) << 56 : 0
+        isCode = notCode == 0
+        isAlphanumeric = notAlphanumeric == 0
+        isCapitals = notCapitals == 0
+        hasDash = dash != 0
+        word = CodeList.word(utf8: bytes)
         self.packed = packed
     }
 }
