@@ -151,7 +151,7 @@ extension RuleSet {
     /// The destination's holidays: those of every delivery calendar whose zone holds the address.
     private func destinationHolidays(_ zones: AddressZones, trace: inout Trace) -> [Int] {
         var lists: [[Int]] = []
-        for i in destinationCalendars.indices where zones.hold(destinationCalendars[i].zone) {
+        for i in destinationCalendars.indices where zones.holds(number: destinationCalendars[i].zone.number) ?? zones.hold(destinationCalendars[i].zone) {
             let calendar = destinationCalendars[i]
             lists.append(calendar.holidays)
             trace.add("\(calendar.field) holds the address: transit days skip its \(calendar.holidays.count) holidays")

@@ -15,6 +15,13 @@ struct AddressZones {
         self.address = matched == nil ? address : nil
     }
 
+    /// Whether the zone numbered `number` holds the address, read from the index's answer; nil
+    /// where there is none, and `hold` asks the zone. Callers ask this of a zone's number where it
+    /// lies: `hold` takes the zone, and a rule's zone handed over was copied whole (a retain and a
+    /// release of each of its texts, sets and lists) on every ask.
+    @inline(__always)
+    func holds(number: Int) -> Bool? { matched.map { $0.contains(number) } }
+
     func hold(_ zone: Zone) -> Bool {
         if let matched { return matched.contains(zone.number) }
         // Held whenever `matched` is not: a trap, not a guess, if that ever broke.

@@ -37,7 +37,7 @@ extension PriceRule {
             core = .zero(currency)
         }
         // Walked by index: `for … where` copies every element (its zone's members retained) before testing it.
-        for i in surcharges.indices where zones.hold(surcharges[i].zone) {
+        for i in surcharges.indices where zones.holds(number: surcharges[i].zone.number) ?? zones.hold(surcharges[i].zone) {
             let surcharge = surcharges[i]
             core = core + surcharge.amount.money(in: currency)
             trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
