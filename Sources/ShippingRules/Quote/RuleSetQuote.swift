@@ -152,9 +152,9 @@ extension RuleSet {
     private func destinationHolidays(_ zones: AddressZones, trace: inout Trace) -> [Int] {
         var lists: [[Int]] = []
         for i in destinationCalendars.indices where zones.holds(number: destinationCalendars[i].zone.number) ?? zones.hold(destinationCalendars[i].zone) {
-            let calendar = destinationCalendars[i]
-            lists.append(calendar.holidays)
-            trace.add("\(calendar.field) holds the address: transit days skip its \(calendar.holidays.count) holidays")
+            // Read where it lies: the calendar copied out was its zone copied too.
+            lists.append(destinationCalendars[i].holidays)
+            trace.add("\(destinationCalendars[i].field) holds the address: transit days skip its \(destinationCalendars[i].holidays.count) holidays")
         }
         return lists.isEmpty ? [] : DestinationCalendar.merged(lists)
     }

@@ -10,10 +10,15 @@ struct ZoneIndex: Sendable {
     /// The same zones, each behind one reference: matching reads a zone where it lies, where an
     /// element of `zones` is copied (a retain of each of its members) for every `contains`.
     private let matchers: [ZoneMatcher]
+    /// The same matchers unretained, asked while `matchers` holds them: a matcher read out of a
+    /// list to be asked was retained and released around every ask.
+    private let unretainedMatchers: [Unmanaged<ZoneMatcher>]
     /// The levels by country, the first for zones of any country. A quote finds a level's number
     /// and reads the level where it lies: a level copied out of a dictionary retained each of its
     /// lists, and released them after, on every quote.
     private let countries: Levels<StateLevel>
+    /// `countries`' levels unretained, asked while `countries` holds them.
+    private let countryLevels: [Unmanaged<StateLevel>]
 
     /// Zones numbered and filed while a rule set is compiled; `index` makes the index of them.
     ///
@@ -50,6 +55,8 @@ struct ZoneIndex: Sendable {
     private init(zones: [Zone], matchers: [ZoneMatcher], countries: Levels<StateLevel>) {
         self.zones = zones
         self.matchers = matchers
+        self.unretainedMatchers = matchers.map { Unmanaged.passUnretained($0) }
+        self.countryLevels = countries.levels.map { Unmanaged.passUnretained($0) }
         self.countries = countries
     }
 
@@ -153,13 +160,19 @@ struct ZoneIndex: Sendable {
     private final class StateLevel: Sendable {
         let states: Levels<PostalLevel>
 
-        init(_ filed: StateFiling) { states = filed.states.map(PostalLevel.init) }
+        /// The same levels unretained, asked while `states` holds them.
+        let postalLevels: [Unmanaged<PostalLevel>]
 
-        func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>) {
+        init(_ filed: StateFiling) {
+            states = filed.states.map(PostalLevel.init)
+            postalLevels = states.levels.map { Unmanaged.passUnretained($0) }
+        }
+
+        func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: UnsafeBufferPointer<Unmanaged<ZoneMatcher>>) {
             let found = states.number(of: address.state, word: address.stateWord)
-            states.levels.withUnsafeBufferPointer { levels in
-                levels[0].candidates(address.postalCode, into: &set, zones: zones, address: address)
-                if let found { levels[found].candidates(address.postalCode, into: &set, zones: zones, address: address) }
+            postalLevels[0]._withUnsafeGuaranteedRef { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) }
+            if let found {
+                postalLevels[found]._withUnsafeGuaranteedRef { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) }
             }
         }
     }
@@ -186,22 +199,22 @@ struct ZoneIndex: Sendable {
 
         static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
-        func candidates(_ code: String?, into set: inout ZoneSet, zones: UnsafeBufferPointer<ZoneMatcher>, address: ResolvedAddress) {
-            for n in always where zones[n].contains(address) { set.insert(n) }
+        func candidates(_ code: String?, into set: inout ZoneSet, zones: UnsafeBufferPointer<Unmanaged<ZoneMatcher>>, address: ResolvedAddress) {
+            for n in always where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
             // A printable ASCII code is a byte a character: its prefixes are packed from its bytes.
             let packed: Bool? = code.utf8.withContiguousStorageIfAvailable { bytes in
                 guard bytes.allSatisfy(Self.isPrintableASCII) else { return false }
                 for length in stemLengths where bytes.count >= length {
                     guard let list = byWord[CodeList.word(utf8: UnsafeBufferPointer(rebasing: bytes[..<length]))] else { continue }
-                    for n in list where zones[n].contains(address) { set.insert(n) }
+                    for n in list where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
                 }
                 return true
             }
             if packed == true { return }
             for length in stemLengths where code.count >= length {
                 guard let list = byStem[String(code.prefix(length))] else { continue }
-                for n in list where zones[n].contains(address) { set.insert(n) }
+                for n in list where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
             }
         }
     }
@@ -210,12 +223,11 @@ struct ZoneIndex: Sendable {
     func matching(_ address: ResolvedAddress) -> ZoneSet {
         var set = ZoneSet(capacity: zones.count)
         let found = countries.number(of: address.country, word: address.countryWord)
-        // Zones and levels are read through their buffers, where they lie (see `Levels`).
-        matchers.withUnsafeBufferPointer { zones in
-            countries.levels.withUnsafeBufferPointer { levels in
-                levels[0].candidates(address, into: &set, zones: zones)
-                if let found { levels[found].candidates(address, into: &set, zones: zones) }
-            }
+        // Zones and levels are asked through unretained references, held by `matchers` and
+        // `countries` while the index lives: no retain and release of each around its ask.
+        unretainedMatchers.withUnsafeBufferPointer { zones in
+            countryLevels[0]._withUnsafeGuaranteedRef { $0.candidates(address, into: &set, zones: zones) }
+            if let found { countryLevels[found]._withUnsafeGuaranteedRef { $0.candidates(address, into: &set, zones: zones) } }
         }
         return set
     }

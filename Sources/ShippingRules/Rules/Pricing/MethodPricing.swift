@@ -38,9 +38,10 @@ extension PriceRule {
         }
         // Walked by index: `for … where` copies every element (its zone's members retained) before testing it.
         for i in surcharges.indices where zones.holds(number: surcharges[i].zone.number) ?? zones.hold(surcharges[i].zone) {
-            let surcharge = surcharges[i]
-            core = core + surcharge.amount.money(in: currency)
-            trace.add("surcharge \(surcharge.label ?? surcharge.zone.name) +\(surcharge.amount.money(in: currency).decimalString)")
+            // Its members read where they lie: the surcharge copied out was its zone copied too.
+            let amount = surcharges[i].amount.money(in: currency)
+            core = core + amount
+            trace.add("surcharge \(surcharges[i].label ?? surcharges[i].zone.name) +\(amount.decimalString)")
         }
         // Most carts name no class: skip hashing the class names.
         for surcharge in cart.classUnits.isEmpty ? [] : classSurcharges {
