@@ -33,6 +33,21 @@ struct ZoneIndexTests {
         #expect(offered > 100)      // the addresses really fall in zones
     }
 
+    /// Up to 64 methods, a quote finds the eligible ones by bits per zone; beyond, by the lists.
+    @Test func overSixtyFourMethodsAreFoundByTheirListsAndAnswerLikeAskingEveryZone() {
+        let many = try! RuleSet.load(yaml: StressRules.yaml(zoneCount: 200, methodCount: 100), fileName: "stress-100.yaml")
+        #expect(many.methodBitsByZone == nil)
+        #expect(Self.stress.methodBitsByZone?.count == Self.stress.methodsByZone.count)
+        var offered = 0
+        for address in StressRules.addresses(count: 100) {
+            let request = Fixture.request(address: address, selected: nil)
+            let indexed = many.quote(request)
+            #expect(indexed == many.explain(request).result, "\(address)")
+            offered += indexed.update?.shippingMethods.count ?? 0
+        }
+        #expect(offered == 21)     // the stress rules and addresses are made the same way every run: they do fall in zones
+    }
+
     @Test func theExamplesAnswerTheSameIndexedOrNot() throws {
         let acme = Fixture.acme
         let addresses = ["US/CA/95014/Cupertino", "US/CA/94612/Oakland", "US/CA/90012/Los Angeles", "US/AK/99501", "US/HI/96813",

@@ -50,10 +50,11 @@ extension RuleSet {
         } else {
             address = ResolvedAddress(request.address, foldCity: usesCities)
         }
-        for rule in serviceability {
-            if let why = rule.mismatch(address) {
-                trace.add("serviceability[\(rule.index)] does not apply: \(why)")
+        for i in unretainedServiceability.indices {
+            if let why = unretainedServiceability[i]._withUnsafeGuaranteedRef({ $0.mismatch(address) }) {
+                trace.add("serviceability[\(serviceability[i].index)] does not apply: \(why)")
             } else {
+                let rule = serviceability[i]
                 trace.add("serviceability[\(rule.index)] applies: \(rule.error.code)")
                 return .unserviceable([rule.error])
             }
@@ -95,10 +96,16 @@ extension RuleSet {
         // order (a set, not a list of them: nothing to allocate for the usual few dozen methods).
         var eligible: ZoneSet?
         if let matched {
-            var set = ZoneSet(capacity: methods.count)
-            for method in methodsEverywhere { set.insert(method) }
-            matched.forEachMember { zone in for method in methodsByZone[zone] { set.insert(method) } }
-            eligible = set
+            if let byZone = methodBitsByZone {
+                var bits = methodBitsEverywhere
+                matched.forEachMember { zone in bits |= byZone[zone] }
+                eligible = ZoneSet(bits: bits)
+            } else {
+                var set = ZoneSet(capacity: methods.count)
+                for method in methodsEverywhere { set.insert(method) }
+                matched.forEachMember { zone in for method in methodsByZone[zone] { set.insert(method) } }
+                eligible = set
+            }
         }
         var taxes = TaxLinesMemo(layers: layers)
         for position in methods.indices {

@@ -42,6 +42,9 @@ public final class RuleSet: Sendable {
     let calendar: DeliveryCalendar?
     let zones: [String: Zone]
     let serviceability: [ServiceabilityRule]
+    /// The same rules unretained, asked while `serviceability` holds them: a rule read out of the
+    /// list was retained and released around its ask, on every quote.
+    let unretainedServiceability: [Unmanaged<ServiceabilityRule>]
     let tax: TaxPolicy
     let methods: [ShippingMethodRule]
     /// The same methods behind references, as the quote asks them (see `MethodEntry`).
@@ -63,6 +66,11 @@ public final class RuleSet: Sendable {
     let methodsByZone: [[Int]]
     /// The methods without zones (they serve every serviceable address), by position.
     let methodsEverywhere: [Int]
+    /// With 64 methods or fewer (nearly every rule set): `methodsByZone` and `methodsEverywhere`
+    /// as bits, so that a quote's eligible methods are a few ORs, where the lists were each
+    /// retained and walked.
+    let methodBitsByZone: [UInt64]?
+    let methodBitsEverywhere: UInt64
     /// Each tax layer's zone number, by position.
     let layerZones: [Int]
     /// Destinations' own holidays (`delivery_calendars`), their zones filed in `zoneIndex`.
@@ -110,6 +118,7 @@ public final class RuleSet: Sendable {
         self.calendar = warehouse.map { DeliveryCalendar(warehouse: $0) }
         self.zones = zones
         self.serviceability = serviceability
+        self.unretainedServiceability = serviceability.map { Unmanaged.passUnretained($0) }
         self.labels = labels
         self.noMethodsError = noMethodsError
         self.missingFields = missingFields
@@ -139,6 +148,13 @@ public final class RuleSet: Sendable {
         }
         self.methodsByZone = byZone
         self.methodsEverywhere = methods.indices.filter { methods[$0].zones == nil }
+        if methods.count <= 64 {
+            methodBitsByZone = byZone.map { $0.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } }
+            methodBitsEverywhere = methodsEverywhere.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
+        } else {
+            methodBitsByZone = nil
+            methodBitsEverywhere = 0
+        }
         self.layerZones = tax.layers.map(\.zone.number)
         self.usesCities = index.zones.contains { $0.cities != nil || !$0.excludeCities.isEmpty }
             || tax.layers.contains { $0.table?.usesCities == true }
@@ -160,10 +176,10 @@ public final class RuleSet: Sendable {
     private init(_ other: RuleSet, warnings: [RulesWarning]) {
         version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
-        warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceability = other.serviceability; tax = other.tax
+        warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceability = other.serviceability; unretainedServiceability = other.unretainedServiceability; tax = other.tax
         methods = other.methods; methodEntries = other.methodEntries; methodRefs = other.methodRefs; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
-        methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; layerZones = other.layerZones
+        methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; methodBitsByZone = other.methodBitsByZone; methodBitsEverywhere = other.methodBitsEverywhere; layerZones = other.layerZones
         self.warnings = warnings
     }
 }

@@ -8,6 +8,12 @@ struct ZoneSet: Sendable {
 
     init(capacity: Int) { words = capacity > 64 ? Array(repeating: 0, count: (capacity + 63) / 64) : [] }
 
+    /// The numbers 0-63 whose bits are set.
+    init(bits: UInt64) {
+        small = bits
+        words = []
+    }
+
     mutating func insert(_ n: Int) {
         let bit: UInt64 = 1 << UInt64(n & 63)
         if words.isEmpty {

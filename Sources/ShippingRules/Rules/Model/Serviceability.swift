@@ -8,25 +8,34 @@ final class ServiceabilityRule: Sendable {
     let index: Int
     /// Where the rule is written, for `rules check` warnings.
     let mark: SourceMark
+    /// Each condition behind a reference of its own, held here and asked unretained: a condition
+    /// read out of a list (by `for … in`, by index, or through the list's buffer) was copied, a
+    /// retain and a release of what it holds, on every ask of every quote.
+    private let held: [HeldCondition]
+    private let unretained: [Unmanaged<HeldCondition>]
 
     init(conditions: [AddressCondition], error: ShippingError, index: Int, mark: SourceMark = SourceMark(line: 1, column: 1)) {
         self.conditions = conditions
         self.error = error
         self.index = index
         self.mark = mark
+        held = conditions.map(HeldCondition.init)
+        unretained = held.map { Unmanaged.passUnretained($0) }
     }
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {
-        // Through the buffer: its element is asked where it lies, where both `for … in` and
-        // `conditions[i]` copied it (a retain of what it holds, a release after).
-        conditions.withUnsafeBufferPointer { conditions in
-            for i in conditions.indices {
-                if let why = conditions[i].mismatch(address) { return why }
-            }
-            return nil
+        for test in unretained {
+            if let why = test._withUnsafeGuaranteedRef({ $0.condition.mismatch(address) }) { return why }
         }
+        return nil
     }
+}
+
+/// A condition where it lies, so that it is asked in place (see `ServiceabilityRule`).
+final class HeldCondition: Sendable {
+    let condition: AddressCondition
+    init(_ condition: AddressCondition) { self.condition = condition }
 }
 
 /// A test on the address. A condition that needs a field the address lacks does not hold,
