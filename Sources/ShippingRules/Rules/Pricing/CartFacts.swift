@@ -52,26 +52,25 @@ struct CartFacts: Sendable {
         var classes: [String: Int] = [:]
         var sized: [SizedItem] = []
         // By index, each item read in place: `enumerated()` copied every item (a retain of each
-        // of its strings) on every quote.
-        let items = cart.items
-        for i in items.indices {
-            let unitAmount = items[i].unitAmount, quantity = items[i].quantity
+        // of its strings) on every quote, and the list taken into a constant was a retain of it.
+        for i in cart.items.indices {
+            let unitAmount = cart.items[i].unitAmount, quantity = cart.items[i].quantity
             try check(unitAmount, "cart.items[\(i)].unit_amount")
             guard (1...1_000_000).contains(quantity) else { throw .outOfRange("cart.items[\(i)].quantity is outside 1…1000000") }
             let (line, overflow) = unitAmount.minorUnits.multipliedReportingOverflow(by: Int64(quantity))
             guard !overflow, line.magnitude <= limit.magnitude else { throw .outOfRange("cart.items[\(i)] amount is too large") }
             total += line
             guard total.magnitude <= limit.magnitude else { throw .outOfRange("the cart total is too large") }
-            let grams = max(0, items[i].weightGrams ?? 0)
+            let grams = max(0, cart.items[i].weightGrams ?? 0)
             guard grams <= 100_000_000 else { throw .outOfRange("cart.items[\(i)].weight_grams is too large") }
             weight += grams * quantity
             count += quantity
-            if let shippingClass = items[i].shippingClass { classes[shippingClass, default: 0] += quantity }
-            if let dimensions = items[i].dimensions {
+            if let shippingClass = cart.items[i].shippingClass { classes[shippingClass, default: 0] += quantity }
+            if let dimensions = cart.items[i].dimensions {
                 guard let volume = dimensions.volume else { throw .outOfRange("cart.items[\(i)].dimensions_mm is too large") }
                 sized.append(SizedItem(gramsPerUnit: grams, volumePerUnit: volume, quantity: quantity))
             }
-            lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: unitAmount, category: items[i].taxCategory))
+            lines.append(TaxableLine(base: Money(minorUnits: line, currency: currency), unitAmount: unitAmount, category: cart.items[i].taxCategory))
         }
         if cart.items.isEmpty, let subtotal = cart.subtotal {
             try check(subtotal, "cart.subtotal")
