@@ -14,7 +14,7 @@ final class MethodEntry: Sendable {
                request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {
         let currency = request.currency
         for condition in rule.conditions {
-            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar) {
+            if let why = condition.mismatch(cart: cart, request: request, calendar: calendar, explaining: trace.enabled) {
                 trace.add("method \(rule.id) not offered: \(why)")
                 return nil
             }

@@ -191,40 +191,44 @@ extension RuleSet {
 }
 
 extension MethodCondition {
-    /// Nil when the condition holds, else why not.
-    func mismatch(cart: CartFacts, request: QuoteRequest, calendar: DeliveryCalendar?) -> String? {
+    /// Nil when the condition holds, else why not. Unless `explaining`, the why is an empty text:
+    /// a method refused on every quote (an hour past the cutoff, a cart below a threshold) made
+    /// its sentence, with amounts and times written out, on every quote for nobody.
+    func mismatch(cart: CartFacts, request: QuoteRequest, calendar: DeliveryCalendar?, explaining: Bool = true) -> String? {
+        func refused(_ why: @autoclosure () -> String) -> String { explaining ? why() : "" }
         switch self {
         case .orderBefore(let limit):
             guard let calendar else { return "no warehouse clock" }
             let (date, minute) = calendar.localMoment(request.now)
             // "Order before 2pm" promises it leaves today: never on a day the warehouse is closed.
-            if calendar.isHoliday(date) { return "ordered on \(date), a warehouse holiday" }
-            return minute < limit ? nil : "ordered at \(Self.clock(minute)), after \(Self.clock(limit)) warehouse time"
+            if calendar.isHoliday(date) { return refused("ordered on \(date), a warehouse holiday") }
+            return minute < limit ? nil : refused("ordered at \(Self.clock(minute)), after \(Self.clock(limit)) warehouse time")
         case .weekdays(let days):
             guard let calendar else { return "no warehouse clock" }
             let date = calendar.localMoment(request.now).date
-            if calendar.isHoliday(date) { return "not offered on \(date), a warehouse holiday" }
-            return days.contains(date.weekday) ? nil : "not offered on \(Weekday.names[date.weekday])"
+            if calendar.isHoliday(date) { return refused("not offered on \(date), a warehouse holiday") }
+            return days.contains(date.weekday) ? nil : refused("not offered on \(Weekday.names[date.weekday])")
         case .cartValueAtLeast(let amount):
             return amount.isReached(by: cart.valueAfterDiscounts) ? nil
-                : "cart value \(cart.valueAfterDiscounts.decimalString) below \(amount.money(in: request.currency).decimalString)"
+                : refused("cart value \(cart.valueAfterDiscounts.decimalString) below \(amount.money(in: request.currency).decimalString)")
         case .cartValueBelow(let amount):
             return amount.isReached(by: cart.valueAfterDiscounts)
-                ? "cart value \(cart.valueAfterDiscounts.decimalString) not below \(amount.money(in: request.currency).decimalString)" : nil
+                ? refused("cart value \(cart.valueAfterDiscounts.decimalString) not below \(amount.money(in: request.currency).decimalString)") : nil
         case .maxWeightGrams(let grams):
-            return cart.weightGrams <= grams ? nil : "cart weighs \(cart.weightGrams) g, over \(grams) g"
+            return cart.weightGrams <= grams ? nil : refused("cart weighs \(cart.weightGrams) g, over \(grams) g")
         case .paymentMethodTypes(let types):
-            return types.contains(request.paymentMethodType) ? nil : "not offered for \(request.paymentMethodType)"
+            return types.contains(request.paymentMethodType) ? nil : refused("not offered for \(request.paymentMethodType)")
         case .triggers(let triggers):
             // The final check asks whether the method the sheet showed after the customer's address
             // still holds, so it is judged as an address change.
             let trigger = request.trigger == .paymentAuthorized ? QuoteTrigger.addressChanged : request.trigger
-            return triggers.contains(trigger.rawValue) ? nil : "not offered on \(request.trigger.rawValue)"
+            return triggers.contains(trigger.rawValue) ? nil : refused("not offered on \(request.trigger.rawValue)")
         case .classesIn(let classes):
             return cart.classUnits.keys.contains(where: classes.contains) ? nil
-                : "no item of class \(classes.sorted().joined(separator: ", "))"
+                : refused("no item of class \(classes.sorted().joined(separator: ", "))")
         case .classesNotIn(let classes):
             if cart.classUnits.isEmpty { return nil }   // most carts name no class: nothing to sort
+            guard explaining else { return cart.classUnits.keys.contains(where: classes.contains) ? "" : nil }
             let found = cart.classUnits.keys.filter(classes.contains).sorted()
             return found.isEmpty ? nil : "the cart holds class \(found.joined(separator: ", "))"
         }
