@@ -29,7 +29,10 @@ struct PostalRegex: @unchecked Sendable {
 /// classes `[...]` of those characters and ranges (no negation); groups `(...)` and `(?:...)`,
 /// with alternatives `|` inside a group (Google's postal-code formats: `(?:AB|AL|B|…)`); each optionally followed by `?`, `*`, `+`, `{n}`, `{n,}` or `{n,m}`
 /// (greedy only: a lazy or possessive quantifier is left to Foundation).
-struct ByteProgram: Sendable {
+///
+/// A class: a quote reads a zone's or a rule's expression out of the enum that holds it, and the
+/// program as a struct was copied with it, a retain and a release of each of its tables.
+final class ByteProgram: Sendable {
     enum Instruction: Sendable {
         /// Consume one byte in the set (bits over 0–127).
         case byte(low: UInt64, high: UInt64)
@@ -42,6 +45,9 @@ struct ByteProgram: Sendable {
     }
 
     let code: [Instruction]
+    /// The same program as sets of states, for programs of up to 64 instructions (nearly every
+    /// postal format; not the UK's, with its postcode areas as alternatives).
+    let states: StateSets?
     /// Room for the UK's format (about 120 postcode areas as alternatives); the memo of a
     /// 10-character code then still fits in a 1 kB stack allocation.
     static let maxInstructions = 768
@@ -58,15 +64,20 @@ struct ByteProgram: Sendable {
         code.append(.accept)
         guard code.count <= ByteProgram.maxInstructions else { return nil }
         self.code = code
+        states = StateSets(code)
     }
 
     /// The answer for `text`, or nil when it is not printable ASCII (or too long) and Foundation must decide.
     func matches(_ text: String) -> Bool? {
+        // The bytes where they lie (a native or small string: always on Linux), without a copy.
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ answer($0) }) { return answer }
         var text = text
-        return text.withUTF8 { bytes -> Bool? in
-            guard bytes.count <= ByteProgram.maxInputLength, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-            return matches(bytes)
-        }
+        return text.withUTF8 { answer($0) }
+    }
+
+    private func answer(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.count <= ByteProgram.maxInputLength, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return matches(bytes)
     }
 
     /// Backtracking that visits each (instruction, position) pair at most once: a pair seen again
@@ -74,6 +85,12 @@ struct ByteProgram: Sendable {
     /// on this very path (an empty loop turn, which adds nothing). So it is linear in
     /// instructions × length, whatever the expression.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let states { return states.matches(input) }
+        return backtracking(input)
+    }
+
+    /// The answer by backtracking (see `matches`): every program, the only way for those over 64 instructions.
+    func backtracking(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         let width = input.count + 1
         let cells = code.count * width
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (cells + 63) / 64) { visited in
@@ -115,6 +132,82 @@ struct ByteProgram: Sendable {
                 return true
             }
             return false
+        }
+    }
+
+    /// A program of up to 64 instructions run on all its paths at once (Thompson's construction):
+    /// the live instructions are the bits of one word, and each byte of the code moves them with a
+    /// table look-up, an AND and an OR per live instruction. The same answers as `backtracking`,
+    /// which visits the same (instruction, position) pairs one path at a time; the tests hold both
+    /// to Foundation's.
+    struct StateSets: Sendable {
+        /// For each byte value below 128, the `.byte` instructions that consume it.
+        private let consuming: [UInt64]
+        /// For each instruction, the `.byte`, `.end` and `.accept` instructions reached from it
+        /// through splits and jumps, itself included when it is one of those.
+        private let reach: [UInt64]
+        private let accepts: UInt64
+        private let ends: UInt64
+
+        init?(_ code: [Instruction]) {
+            guard code.count <= 64 else { return nil }
+            var consuming = [UInt64](repeating: 0, count: 128)
+            var accepts: UInt64 = 0, ends: UInt64 = 0
+            for (pc, instruction) in code.enumerated() {
+                switch instruction {
+                case .byte(let low, let high):
+                    for b in 0..<128 where b < 64 ? low & (1 << UInt64(b)) != 0 : high & (1 << UInt64(b - 64)) != 0 {
+                        consuming[b] |= 1 << UInt64(pc)
+                    }
+                case .accept: accepts |= 1 << UInt64(pc)
+                case .end: ends |= 1 << UInt64(pc)
+                case .split, .jump: break
+                }
+            }
+            self.consuming = consuming
+            self.accepts = accepts
+            self.ends = ends
+            reach = code.indices.map { start in
+                var found: UInt64 = 0, seen: UInt64 = 0
+                var pending = [start]
+                while let pc = pending.popLast() {
+                    guard seen & (1 << UInt64(pc)) == 0 else { continue }
+                    seen |= 1 << UInt64(pc)
+                    switch code[pc] {
+                    case .split(let first, let second): pending += [second, first]
+                    case .jump(let target): pending.append(target)
+                    case .byte, .end, .accept: found |= 1 << UInt64(pc)
+                    }
+                }
+                return found
+            }
+        }
+
+        func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+            var live = reach[0]
+            for b in input {
+                if live & accepts != 0 { return true }
+                // Printable ASCII only (the caller checks): a byte is an index below 128.
+                var moved = live & consuming[Int(b & 0x7F)]
+                guard moved != 0 else { return false }
+                live = 0
+                while moved != 0 {
+                    live |= reach[moved.trailingZeroBitCount + 1]
+                    moved &= moved - 1
+                }
+            }
+            // At the end, `.end` lets its path on, and what follows may be another `.end`.
+            var passed: UInt64 = 0
+            while live & accepts == 0 {
+                var atEnd = live & ends & ~passed
+                guard atEnd != 0 else { return false }
+                passed |= atEnd
+                while atEnd != 0 {
+                    live |= reach[atEnd.trailingZeroBitCount + 1]
+                    atEnd &= atEnd - 1
+                }
+            }
+            return true
         }
     }
 
