@@ -49,5 +49,12 @@ struct MethodConditionReasonTests {
         // battery for the first (4).
         #expect(held == 4 + 4 + 4 + 4 + 4 + 8 + 0 + 8 + 0 + 4 + 4)
         #expect(refused == 11 * 8 - held)
+        // Without a warehouse, the clock's conditions refuse with a fixed text either way.
+        let facts = try CartFacts(Fixture.contractCart, currency: .usd)
+        for condition in [MethodCondition.orderBefore(minutes: 14 * 60), .weekdays([1, 2, 3, 4, 5])] {
+            for explaining in [true, false] {
+                #expect(condition.mismatch(cart: facts, request: Fixture.request(), calendar: nil, explaining: explaining) == "no warehouse clock")
+            }
+        }
     }
 }

@@ -80,6 +80,11 @@ struct PostalRegexTests {
             }
         }
         #expect(compared == Self.examplePatterns.count * (1 + 8 + 64 + 512 + 4_096 + Self.codes.count))
+        // A byte from 128 up is in no set, either way (the callers hand over printable ASCII only).
+        let zip = ByteProgram(compiling: #"^\d{5}$"#)!
+        for code in [[0x39, 0x35, 0x30, 0x31, 0xB4], [0xB9, 0x35, 0x30, 0x31, 0x34], [0xC1]] as [[UInt8]] {
+            code.withUnsafeBufferPointer { bytes in #expect(!zip.matches(bytes) && !zip.backtracking(bytes)) }
+        }
         // The UK's format, its postcode areas as alternatives, is beyond 64 instructions: backtracking alone.
         let uk = PostalCodeFormat.countries["GB"]?.regex.program
         #expect(uk != nil && uk?.states == nil)

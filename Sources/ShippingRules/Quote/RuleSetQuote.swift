@@ -191,9 +191,9 @@ extension RuleSet {
 }
 
 extension MethodCondition {
-    /// Nil when the condition holds, else why not. Unless `explaining`, the why is an empty text:
-    /// a method refused on every quote (an hour past the cutoff, a cart below a threshold) made
-    /// its sentence, with amounts and times written out, on every quote for nobody.
+    /// Nil when the condition holds, else why not. Unless `explaining`, a why that would be written
+    /// out (amounts, times, names) is an empty text: a method refused on every quote (an hour past
+    /// the cutoff, a cart below a threshold) made its sentence on every quote for nobody.
     func mismatch(cart: CartFacts, request: QuoteRequest, calendar: DeliveryCalendar?, explaining: Bool = true) -> String? {
         func refused(_ why: @autoclosure () -> String) -> String { explaining ? why() : "" }
         switch self {

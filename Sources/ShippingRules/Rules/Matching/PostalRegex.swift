@@ -187,8 +187,8 @@ final class ByteProgram: Sendable {
             var live = reach[0]
             for b in input {
                 if live & accepts != 0 { return true }
-                // Printable ASCII only (the caller checks): a byte is an index below 128.
-                var moved = live & consuming[Int(b & 0x7F)]
+                // A byte from 128 up is in no set (as in `backtracking`): every path ends there.
+                var moved = b < 128 ? live & consuming[Int(b)] : 0
                 guard moved != 0 else { return false }
                 live = 0
                 while moved != 0 {
