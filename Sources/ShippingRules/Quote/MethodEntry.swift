@@ -9,6 +9,7 @@ final class MethodEntry: Sendable {
     init(_ rule: ShippingMethodRule) { self.rule = rule }
 
     /// The method as offered for this cart and address, or nil (and why, in the trace) when it is not.
+    @inline(never)   // inlined into the quote, it took the quote past the optimizer's size limits: the array helpers around it went out of line
     func offer(in set: RuleSet, cart: CartFacts, zones: AddressZones,
                layers: [TaxLayer], taxes: inout TaxLinesMemo, calendar: DeliveryCalendar?, closed: [Int], shipDate: inout CalendarDate?,
                request: QuoteRequest, trace: inout Trace) -> ShippingMethod? {

@@ -50,11 +50,11 @@ extension RuleSet {
         } else {
             address = ResolvedAddress(request.address, foldCity: usesCities)
         }
-        for i in unretainedServiceability.indices {
-            if let why = unretainedServiceability[i]._withUnsafeGuaranteedRef({ $0.mismatch(address) }) {
-                trace.add("serviceability[\(serviceability[i].index)] does not apply: \(why)")
+        for i in serviceabilityRules.indices {
+            if let why = serviceabilityRules.ask(i, { $0.mismatch(address) }) {
+                trace.add("serviceability[\(serviceabilityRules.objects[i].index)] does not apply: \(why)")
             } else {
-                let rule = serviceability[i]
+                let rule = serviceabilityRules.objects[i]
                 trace.add("serviceability[\(rule.index)] applies: \(rule.error.code)")
                 return .unserviceable([rule.error])
             }
@@ -126,7 +126,7 @@ extension RuleSet {
                 }
                 if let zone = methodZones.first(where: { $0.contains(address) }) { trace.add("method \(rule.id): zone \(zone.name) holds the address") }
             }
-            let offer = methodRefs[position]._withUnsafeGuaranteedRef { entry in
+            let offer = methodEntries.ask(position) { entry in
                 entry.offer(in: self, cart: cart, zones: zones, layers: layers, taxes: &taxes, calendar: self.calendar,
                             closed: closed, shipDate: &shipDate, request: request, trace: &trace)
             }

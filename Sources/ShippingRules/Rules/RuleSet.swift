@@ -41,17 +41,13 @@ public final class RuleSet: Sendable {
     /// The warehouse's calendar, its business days numbered once at load.
     let calendar: DeliveryCalendar?
     let zones: [String: Zone]
-    let serviceability: [ServiceabilityRule]
-    /// The same rules unretained, asked while `serviceability` holds them: a rule read out of the
-    /// list was retained and released around its ask, on every quote.
-    let unretainedServiceability: [Unmanaged<ServiceabilityRule>]
+    /// In file order; asked on every quote (see `HeldObjects`).
+    let serviceabilityRules: HeldObjects<ServiceabilityRule>
+    var serviceability: [ServiceabilityRule] { serviceabilityRules.objects }
     let tax: TaxPolicy
     let methods: [ShippingMethodRule]
-    /// The same methods behind references, as the quote asks them (see `MethodEntry`).
-    let methodEntries: [MethodEntry]
-    /// The same entries unretained, asked while `methodEntries` holds them: a quote asks each
-    /// eligible method through its reference without a retain and a release of it.
-    let methodRefs: [Unmanaged<MethodEntry>]
+    /// The same methods behind references, as the quote asks them (see `MethodEntry`, `HeldObjects`).
+    let methodEntries: HeldObjects<MethodEntry>
     let labels: Labels
     /// Answer when the address passes serviceability but no method serves it.
     let noMethodsError: ShippingError
@@ -117,8 +113,7 @@ public final class RuleSet: Sendable {
         self.warehouse = warehouse
         self.calendar = warehouse.map { DeliveryCalendar(warehouse: $0) }
         self.zones = zones
-        self.serviceability = serviceability
-        self.unretainedServiceability = serviceability.map { Unmanaged.passUnretained($0) }
+        self.serviceabilityRules = HeldObjects(serviceability)
         self.labels = labels
         self.noMethodsError = noMethodsError
         self.missingFields = missingFields
@@ -137,8 +132,7 @@ public final class RuleSet: Sendable {
         for i in calendars.indices { calendars[i].zone = filing.file(calendars[i].zone) }
         self.destinationCalendars = calendars
         self.methods = methods
-        self.methodEntries = methods.map(MethodEntry.init)
-        self.methodRefs = methodEntries.map { Unmanaged.passUnretained($0) }
+        self.methodEntries = HeldObjects(methods.map(MethodEntry.init))
         self.tax = tax
         let index = filing.index
         self.zoneIndex = index
@@ -176,8 +170,8 @@ public final class RuleSet: Sendable {
     private init(_ other: RuleSet, warnings: [RulesWarning]) {
         version = other.version; rateFiles = other.rateFiles; merchant = other.merchant; payee = other.payee; fileName = other.fileName
         onSheetOpened = other.onSheetOpened; currencies = other.currencies; rounding = other.rounding
-        warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceability = other.serviceability; unretainedServiceability = other.unretainedServiceability; tax = other.tax
-        methods = other.methods; methodEntries = other.methodEntries; methodRefs = other.methodRefs; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
+        warehouse = other.warehouse; calendar = other.calendar; zones = other.zones; serviceabilityRules = other.serviceabilityRules; tax = other.tax
+        methods = other.methods; methodEntries = other.methodEntries; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; methodBitsByZone = other.methodBitsByZone; methodBitsEverywhere = other.methodBitsEverywhere; layerZones = other.layerZones
         self.warnings = warnings

@@ -9,16 +9,13 @@ struct ZoneIndex: Sendable {
     let zones: [Zone]
     /// The same zones, each behind one reference: matching reads a zone where it lies, where an
     /// element of `zones` is copied (a retain of each of its members) for every `contains`.
-    private let matchers: [ZoneMatcher]
-    /// The same matchers unretained, asked while `matchers` holds them: a matcher read out of a
-    /// list to be asked was retained and released around every ask.
-    private let unretainedMatchers: [Unmanaged<ZoneMatcher>]
+    private let matchers: HeldObjects<ZoneMatcher>
     /// The levels by country, the first for zones of any country. A quote finds a level's number
     /// and reads the level where it lies: a level copied out of a dictionary retained each of its
     /// lists, and released them after, on every quote.
     private let countries: Levels<StateLevel>
-    /// `countries`' levels unretained, asked while `countries` holds them.
-    private let countryLevels: [Unmanaged<StateLevel>]
+    /// `countries`' levels, as a quote asks them (see `HeldObjects`).
+    private let countryLevels: HeldObjects<StateLevel>
 
     /// Zones numbered and filed while a rule set is compiled; `index` makes the index of them.
     ///
@@ -54,9 +51,8 @@ struct ZoneIndex: Sendable {
 
     private init(zones: [Zone], matchers: [ZoneMatcher], countries: Levels<StateLevel>) {
         self.zones = zones
-        self.matchers = matchers
-        self.unretainedMatchers = matchers.map { Unmanaged.passUnretained($0) }
-        self.countryLevels = countries.levels.map { Unmanaged.passUnretained($0) }
+        self.matchers = HeldObjects(matchers)
+        self.countryLevels = HeldObjects(countries.levels)
         self.countries = countries
     }
 
@@ -160,20 +156,18 @@ struct ZoneIndex: Sendable {
     private final class StateLevel: Sendable {
         let states: Levels<PostalLevel>
 
-        /// The same levels unretained, asked while `states` holds them.
-        let postalLevels: [Unmanaged<PostalLevel>]
+        /// `states`' levels, as a quote asks them (see `HeldObjects`).
+        let postalLevels: HeldObjects<PostalLevel>
 
         init(_ filed: StateFiling) {
             states = filed.states.map(PostalLevel.init)
-            postalLevels = states.levels.map { Unmanaged.passUnretained($0) }
+            postalLevels = HeldObjects(states.levels)
         }
 
-        func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: UnsafeBufferPointer<Unmanaged<ZoneMatcher>>) {
+        func candidates(_ address: ResolvedAddress, into set: inout ZoneSet, zones: HeldObjects<ZoneMatcher>.Buffer) {
             let found = states.number(of: address.state, word: address.stateWord)
-            postalLevels[0]._withUnsafeGuaranteedRef { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) }
-            if let found {
-                postalLevels[found]._withUnsafeGuaranteedRef { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) }
-            }
+            postalLevels.ask(0) { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) }
+            if let found { postalLevels.ask(found) { $0.candidates(address.postalCode, into: &set, zones: zones, address: address) } }
         }
     }
 
@@ -199,22 +193,22 @@ struct ZoneIndex: Sendable {
 
         static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7f }
 
-        func candidates(_ code: String?, into set: inout ZoneSet, zones: UnsafeBufferPointer<Unmanaged<ZoneMatcher>>, address: ResolvedAddress) {
-            for n in always where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
+        func candidates(_ code: String?, into set: inout ZoneSet, zones: HeldObjects<ZoneMatcher>.Buffer, address: ResolvedAddress) {
+            for n in always where zones.ask(n, { $0.contains(address) }) { set.insert(n) }
             guard let code, !byStem.isEmpty else { return }
             // A printable ASCII code is a byte a character: its prefixes are packed from its bytes.
             let packed: Bool? = code.utf8.withContiguousStorageIfAvailable { bytes in
                 guard bytes.allSatisfy(Self.isPrintableASCII) else { return false }
                 for length in stemLengths where bytes.count >= length {
                     guard let list = byWord[CodeList.word(utf8: UnsafeBufferPointer(rebasing: bytes[..<length]))] else { continue }
-                    for n in list where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
+                    for n in list where zones.ask(n, { $0.contains(address) }) { set.insert(n) }
                 }
                 return true
             }
             if packed == true { return }
             for length in stemLengths where code.count >= length {
                 guard let list = byStem[String(code.prefix(length))] else { continue }
-                for n in list where zones[n]._withUnsafeGuaranteedRef({ $0.contains(address) }) { set.insert(n) }
+                for n in list where zones.ask(n, { $0.contains(address) }) { set.insert(n) }
             }
         }
     }
@@ -223,11 +217,10 @@ struct ZoneIndex: Sendable {
     func matching(_ address: ResolvedAddress) -> ZoneSet {
         var set = ZoneSet(capacity: zones.count)
         let found = countries.number(of: address.country, word: address.countryWord)
-        // Zones and levels are asked through unretained references, held by `matchers` and
-        // `countries` while the index lives: no retain and release of each around its ask.
-        unretainedMatchers.withUnsafeBufferPointer { zones in
-            countryLevels[0]._withUnsafeGuaranteedRef { $0.candidates(address, into: &set, zones: zones) }
-            if let found { countryLevels[found]._withUnsafeGuaranteedRef { $0.candidates(address, into: &set, zones: zones) } }
+        // Zones and levels are asked where they lie, without a retain and a release of each (`HeldObjects`).
+        matchers.withBuffer { zones in
+            countryLevels.ask(0) { $0.candidates(address, into: &set, zones: zones) }
+            if let found { countryLevels.ask(found) { $0.candidates(address, into: &set, zones: zones) } }
         }
         return set
     }

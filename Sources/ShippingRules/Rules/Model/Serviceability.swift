@@ -8,27 +8,27 @@ final class ServiceabilityRule: Sendable {
     let index: Int
     /// Where the rule is written, for `rules check` warnings.
     let mark: SourceMark
-    /// Each condition behind a reference of its own, held here and asked unretained: a condition
-    /// read out of a list (by `for … in`, by index, or through the list's buffer) was copied, a
-    /// retain and a release of what it holds, on every ask of every quote.
-    private let held: [HeldCondition]
-    private let unretained: [Unmanaged<HeldCondition>]
+    /// Each condition behind a reference of its own, asked where it lies: a condition read out of
+    /// a list (by `for … in`, by index, or through the list's buffer) was copied, a retain and a
+    /// release of what it holds, on every ask of every quote.
+    private let held: HeldObjects<HeldCondition>
 
     init(conditions: [AddressCondition], error: ShippingError, index: Int, mark: SourceMark = SourceMark(line: 1, column: 1)) {
         self.conditions = conditions
         self.error = error
         self.index = index
         self.mark = mark
-        held = conditions.map(HeldCondition.init)
-        unretained = held.map { Unmanaged.passUnretained($0) }
+        held = HeldObjects(conditions.map(HeldCondition.init))
     }
 
     /// Nil when every condition holds, else why not (for the trace).
     func mismatch(_ address: ResolvedAddress) -> String? {
-        for test in unretained {
-            if let why = test._withUnsafeGuaranteedRef({ $0.condition.mismatch(address) }) { return why }
+        held.withBuffer { conditions in
+            for i in held.indices {
+                if let why = conditions.ask(i, { $0.condition.mismatch(address) }) { return why }
+            }
+            return nil
         }
-        return nil
     }
 }
 
