@@ -80,16 +80,17 @@ final class ByteProgram: Sendable {
         return matches(bytes)
     }
 
-    /// Backtracking that visits each (instruction, position) pair at most once: a pair seen again
-    /// either failed already (had it succeeded the search would have ended) or is being explored
-    /// on this very path (an empty loop turn, which adds nothing). So it is linear in
-    /// instructions × length, whatever the expression.
+    /// The answer for printable ASCII bytes: by sets of states where the program has them, else by backtracking.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         if let states { return states.matches(input) }
         return backtracking(input)
     }
 
-    /// The answer by backtracking (see `matches`): every program, the only way for those over 64 instructions.
+    /// Backtracking that visits each (instruction, position) pair at most once: a pair seen again
+    /// either failed already (had it succeeded the search would have ended) or is being explored
+    /// on this very path (an empty loop turn, which adds nothing). So it is linear in
+    /// instructions × length, whatever the expression. Every program; the only way for those over
+    /// 64 instructions.
     func backtracking(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         let width = input.count + 1
         let cells = code.count * width
