@@ -280,14 +280,13 @@ struct RawEvent: Sendable {
     /// valid when it is not empty, a label always) and that has no subtotal, without making a
     /// single string.
     func holdsWithoutBuilding(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, _ facts: Facts) -> Bool {
-        guard let paymentMethodType, let address, let cart, !paymentMethodType.isEmpty,
+        guard let paymentMethodType, let address, !paymentMethodType.isEmpty,
               merchant.map({ !$0.isEmpty }) ?? true, selected.map({ !$0.isEmpty }) ?? true,
               address.countryIsValid(c) else { return false }
-        if linesHoldIn == facts.currency { return true }   // the same lines, already checked in this currency
-        for line in cart.items where line.checkedItem(cartCursor, currency: facts.currency) == nil
-            || (line.shippingClass.map { $0.count > EventLimits.maxShippingClassLength } ?? false) { return false }
-        for line in cart.discounts where line.checkedDiscount(cartCursor, currency: facts.currency) == nil { return false }
-        return true
+        if linesHoldIn == facts.currency { return cart != nil }   // the same lines, already checked in this currency
+        // Asked where it lies: bound by `let`, the cart was copied (its list retained) through the
+        // runtime's generic witnesses for an optional, some 500 instructions an event.
+        return cart?.linesHold(cartCursor, currency: facts.currency) ?? false
     }
 
     /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
@@ -438,6 +437,21 @@ struct RawCart: Sendable {
             guard more else { return (UInt16(start), UInt16(lines.count)) }
             guard lines.count - start < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
             lines.append(line)
+        }
+    }
+
+    /// The numeric rules of every item and discount, and an item's shipping class's length, for
+    /// a plain document (see `RawEvent.holdsWithoutBuilding`).
+    func linesHold(_ c: JSONTokenCursor, currency: Currency) -> Bool {
+        lines.withUnsafeBufferPointer { lines in
+            for i in Int(itemBounds.start)..<Int(itemBounds.end) {
+                guard lines[i].checkedItem(c, currency: currency) != nil,
+                      lines[i].shippingClass.map({ $0.count <= EventLimits.maxShippingClassLength }) ?? true else { return false }
+            }
+            for i in Int(discountBounds.start)..<Int(discountBounds.end) where lines[i].checkedDiscount(c, currency: currency) == nil {
+                return false
+            }
+            return true
         }
     }
 
