@@ -70,7 +70,8 @@ struct ScannedCartsTests {
         _ = ScannedEvent(first, checkingKey: true, key: ContractFixtures.key, session: 0, carts: &carts)
         return bytes.withUnsafeBufferPointer { input in
             var cursor = JSONTokenCursor(input)
-            return RawEvent(&cursor, session: 0, carts: &carts)
+            var raw = RawEvent()
+            return raw.read(&cursor, session: 0, carts: &carts) ? raw : nil
         }
     }
 

@@ -71,7 +71,9 @@ extension RawEvent {
         guard bytes.count <= EventLimits.maxBytes else { return nil }
         return bytes.withUnsafeBufferPointer { input -> Made? in
             var cursor = JSONTokenCursor(input)
-            guard let raw = RawEvent(&cursor, session: session, carts: &carts), cursor.atEnd() else { return nil }
+            var reading = RawEvent()
+            guard reading.read(&cursor, session: session, carts: &carts), cursor.atEnd() else { return nil }
+            let raw = consume reading
             // A backlog's later events of a session take its id's text from the event their cart
             // came from: one string a session and batch, not one an event.
             let knownSession = raw.reusedCart != nil ? session.flatMap { carts.sessionID(of: $0) } : nil
@@ -169,11 +171,18 @@ struct RawEvent: Sendable {
         "shipping_address", "cart", "selected_shipping_method_id", "occurred_at", "reply_by",
     ])
 
+    /// Every member absent, as the reader starts.
+    init() {}
+
+    /// Reads the members into this (new) record; false where the scan gives up. In place: a
+    /// failable initializer built the record (a few hundred bytes) aside and copied it out, and
+    /// its caller unwrapped it, three copies an event more.
+    ///
     /// `carts` is only read, but passed `inout`: by value (or borrowed from the scan's own `inout`)
     /// the batch's carts were copied in, a retain and a release of each of their three lists an event.
-    init?<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) {
+    mutating func read<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) -> Bool {
         // Each member read where the walk hands it over: a value of the wrong kind gives up at once.
-        guard c.take(UInt8(ascii: "{")) else { return nil }
+        guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
         let names = RawEvent.keys   // once: a static read in the loop is a lazy-initialization check a member
         members: while true {
@@ -181,12 +190,12 @@ struct RawEvent: Sendable {
             switch index {
             case MemberWalk.end: break members
             case 0:
-                guard c.wholeNumber() == 1 else { return nil }
+                guard c.wholeNumber() == 1 else { return false }
                 versionIsOne = true
             case 1, 2, 4, 5, 7, 10, 11, 12:
                 // The texts read by one `string()`: inlined once, not eight times (a function past
                 // a few hundred blocks no longer gets the member walk inlined).
-                guard let range = c.string() else { return nil }
+                guard let range = c.string() else { return false }
                 let span = ByteSpan(range)
                 switch index {
                 case 1: eventID = span
@@ -198,19 +207,20 @@ struct RawEvent: Sendable {
                 case 11: occurredAt = span
                 default: replyBy = span
                 }
-            case 3: guard let value = c.wholeNumber() else { return nil }; sequence = value
+            case 3: guard let value = c.wholeNumber() else { return false }; sequence = value
             case 6:
                 // payment_authorized (one per checkout, with a rule of its own) is left to the full decoder.
-                guard let range = c.string() else { return nil }
+                guard let range = c.string() else { return false }
                 if c.bytes(range, equal: "sheet_opened") { trigger = .sheetOpened }
                 else if c.bytes(range, equal: "address_changed") { trigger = .addressChanged }
-                else { return nil }
-            case 8: guard let value = RawAddress(&c) else { return nil }; address = value
-            case 9: guard readCart(&c, session: number, carts: &carts) else { return nil }
-            default: return nil
+                else { return false }
+            case 8: guard let value = RawAddress(&c) else { return false }; address = value
+            case 9: guard readCart(&c, session: number, carts: &carts) else { return false }
+            default: return false
             }
         }
         plain = c.onlyPrintableASCII && cartPlain
+        return true
     }
 
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
@@ -304,7 +314,7 @@ struct RawEvent: Sendable {
     /// them; nil when one is broken.
     func request(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, currency: Currency, now: Date) -> QuoteRequest? {
         guard let paymentMethodType, let trigger, let address, let cart,
-              let payment = c.text(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
+              let payment = c.knownText(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
               address.countryIsValid(c), let shippingAddress = address.address(c, plain: plain),
               let checkedCart = cart.cart(cartCursor, currency: currency, plain: plain) else { return nil }
         var merchantText: String?
@@ -386,12 +396,12 @@ struct RawAddress: Sendable {
     }
 
     func address(_ c: JSONTokenCursor, plain: Bool) -> PartialAddress? {
-        func text(_ range: ByteSpan?) -> String?? {
+        func text(_ range: ByteSpan?, known: Bool = false) -> String?? {
             guard let range else { return .some(nil) }
-            return c.text(range, plain: plain).map { .some($0) }
+            return (known ? c.knownText(range, plain: plain) : c.text(range, plain: plain)).map { .some($0) }
         }
-        guard let city = text(city), let state = text(state), let postalCode = text(postalCode),
-              let country = text(country) else { return nil }
+        guard let city = text(city), let state = text(state, known: true), let postalCode = text(postalCode),
+              let country = text(country, known: true) else { return nil }
         return PartialAddress(city: city, state: state, postalCode: postalCode, countryCode: country)
     }
 }
@@ -797,6 +807,12 @@ extension JSONTokenCursor {
     func bytes(_ span: ByteSpan, equal literal: StaticString) -> Bool { bytes(span.range, equal: literal) }
     func bytes(_ span: ByteSpan, equal other: [UInt8]) -> Bool { bytes(span.range, equal: other) }
     func text(_ span: ByteSpan, plain: Bool) -> String? { text(span.range, plain: plain) }
+
+    /// The same for a text that is nearly always one of `KnownTexts` (a code, a wallet's name).
+    func knownText(_ span: ByteSpan, plain: Bool) -> String? {
+        if plain, let known = KnownTexts.text(slice(span)) { return known }
+        return text(span.range, plain: plain)
+    }
 
     /// Whether the bytes at `span` are `currency`'s code.
     func bytes(_ span: ByteSpan, equal currency: Currency) -> Bool {
