@@ -10,7 +10,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
     /// Inclusive bounds of equal length, compared on the code's first `bounds.count` characters.
     case range(lower: String, upper: String)
     /// Compiled at load to a byte matcher when it is simple (see `PostalRegex`).
-    case regex(PostalRegex, source: String)
+    case regex(PostalRegex)
 
     static func normalized(_ code: String) -> String {
         // ASCII codes (nearly all) are normalized byte by byte, without Character properties.
@@ -41,7 +41,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             guard let re = try? NSRegularExpression(pattern: trimmed) else {
                 throw .invalid("expected a valid regular expression, found \"\(trimmed)\"")
             }
-            self = .regex(PostalRegex(re, source: trimmed), source: trimmed)
+            self = .regex(PostalRegex(re, source: trimmed))
             return
         }
         if !plain, let dots = trimmed.range(of: "..") {
@@ -81,7 +81,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
             guard code.count >= lower.count else { return false }     // a shortened code cannot be placed
             let head = String(code.prefix(lower.count))
             return lower <= head && head <= upper
-        case .regex(let re, _):
+        case .regex(let re):
             return re.matches(raw)
         }
     }
@@ -101,7 +101,7 @@ enum PostalPattern: Sendable, CustomStringConvertible {
         case .exact(let v): return v
         case .prefix(let s): return s + "*"
         case .range(let l, let u): return "\(l)..\(u)"
-        case .regex(_, let source): return source
+        case .regex(let re): return re.source
         }
     }
 }

@@ -7,19 +7,26 @@ import Foundation
 /// matched by it, with the same answer `NSRegularExpression` gives (for such a code `\d` is
 /// `[0-9]` and `$` is the end: no Unicode digit and no line terminator can occur). Any other
 /// expression, and any other code, goes to `NSRegularExpression`, which stays the authority.
-struct PostalRegex: @unchecked Sendable {
+///
+/// A class: a pattern read out of a condition's list is copied, and as a struct with its source
+/// beside it that was three references counted (atomically) up and down per pattern per quote.
+final class PostalRegex: @unchecked Sendable {
     // NSRegularExpression is immutable and documented thread-safe; it is not marked Sendable on Linux.
     let expression: NSRegularExpression
     /// Nil when the expression uses anything beyond the subset `ByteProgram` compiles.
     let program: ByteProgram?
+    /// The expression as the rules wrote it.
+    let source: String
 
     init(_ expression: NSRegularExpression, source: String) {
         self.expression = expression
+        self.source = source
         program = ByteProgram(compiling: source)
     }
 
     func matches(_ code: String) -> Bool {
-        if let program, let answer = program.matches(code) { return answer }
+        // Asked where it lies: bound by `if let`, the program was retained and released (atomic) each time.
+        if let answer = program?.matches(code) { return answer }
         return expression.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
     }
 }

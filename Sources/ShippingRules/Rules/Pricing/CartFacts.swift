@@ -37,7 +37,9 @@ struct CartFacts: Sendable {
         case outOfRange(String)
     }
 
-    init(_ cart: Cart, currency: Currency) throws(CartFactsError) {
+    /// `cart` is borrowed: taken by value out of the request, its two lists were copied through the
+    /// runtime's generic witnesses, an atomic retain and release of each per quote.
+    init(_ cart: borrowing Cart, currency: Currency) throws(CartFactsError) {
         let limit = Money.maxMinorUnits
         // `what` is built only on failure: this runs for every line of every quote.
         func check(_ m: Money, _ what: @autoclosure () -> String) throws(CartFactsError) {
