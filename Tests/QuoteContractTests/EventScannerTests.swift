@@ -325,8 +325,7 @@ struct EventScannerTests {
                         return nil
                     }
                 } else {
-                    guard let general = RawLine(&cursor, isItem: item) else { return nil }
-                    line = general
+                    guard line.read(&cursor, isItem: item) else { return nil }
                 }
                 #expect(String(decoding: bytes[cursor.offset...], as: UTF8.self) == "]}", "\(text): the whole line read")
                 func show(_ span: ByteSpan?) -> String { span.map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? "-" }

@@ -445,8 +445,9 @@ struct RawCart: Sendable {
             guard let more = c.element(first: first) else { return nil }
             first = false
             guard more else { return (UInt16(start), UInt16(lines.count)) }
-            guard lines.count - start < Cart.maxLines, let line = RawLine(&c, isItem: isItem) else { return nil }
-            lines.append(line)
+            guard lines.count - start < Cart.maxLines else { return nil }
+            lines.append(RawLine())
+            guard lines[lines.count &- 1].read(&c, isItem: isItem) else { return nil }
         }
     }
 
@@ -511,16 +512,18 @@ struct RawLine: Sendable {
     /// A line with every member absent, as a reader starts one.
     init() {}
 
-    init?(_ c: inout JSONTokenCursor, isItem: Bool) {
-        if isItem { self.init(item: &c) } else { self.init(discount: &c) }
+    /// Reads a line into this (new) one; false where the scan gives up. In place, where the cart's
+    /// list holds it: a line made aside (136 bytes) was copied out of its optional and into the list.
+    mutating func read(_ c: inout JSONTokenCursor, isItem: Bool) -> Bool {
+        isItem ? read(item: &c) : read(discount: &c)
     }
 
     /// Each kind read by an object of its own names: with the names chosen at run time (and a
     /// discount's indices mapped onto an item's), every member asked which list it was in.
-    private init?(item c: inout JSONTokenCursor) {
-        if readCompactItem(&c) { return }
+    private mutating func read(item c: inout JSONTokenCursor) -> Bool {
+        if readCompactItem(&c) { return true }
         self = RawLine()   // whatever the quick reading set before it gave up
-        guard c.take(UInt8(ascii: "{")) else { return nil }
+        guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
         let names = RawLine.itemKeys   // once: a static read in the loop is a lazy-initialization check a member
         members: while true {
@@ -529,7 +532,7 @@ struct RawLine: Sendable {
             case MemberWalk.end: break members
             case 0, 1, 4, 6:
                 // One `string()` and one `wholeNumber()` for all the texts and counts (see `RawEvent`).
-                guard let range = c.string() else { return nil }
+                guard let range = c.string() else { return false }
                 let span = ByteSpan(range)
                 switch index {
                 case 0: id = span
@@ -538,19 +541,20 @@ struct RawLine: Sendable {
                 default: shippingClass = span
                 }
             case 2, 5:
-                guard let value = c.wholeNumber() else { return nil }
+                guard let value = c.wholeNumber() else { return false }
                 if index == 2 { quantity = value } else { weightGrams = value }
-            case 3: guard let value = RawAmount(&c) else { return nil }; amount = value
-            case 7: guard let size = RawDimensions(&c) else { return nil }; dimensions = size
-            default: return nil
+            case 3: guard let value = RawAmount(&c) else { return false }; amount = value
+            case 7: guard let size = RawDimensions(&c) else { return false }; dimensions = size
+            default: return false
             }
         }
+        return true
     }
 
-    private init?(discount c: inout JSONTokenCursor) {
-        if readCompactDiscount(&c) { return }
+    private mutating func read(discount c: inout JSONTokenCursor) -> Bool {
+        if readCompactDiscount(&c) { return true }
         self = RawLine()
-        guard c.take(UInt8(ascii: "{")) else { return nil }
+        guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
         let names = RawLine.discountKeys   // once: a static read in the loop is a lazy-initialization check a member
         members: while true {
@@ -558,12 +562,13 @@ struct RawLine: Sendable {
             switch index {
             case MemberWalk.end: break members
             case 0, 1:
-                guard let range = c.string() else { return nil }
+                guard let range = c.string() else { return false }
                 if index == 0 { id = ByteSpan(range) } else { label = ByteSpan(range) }
-            case 2: guard let value = RawAmount(&c) else { return nil }; amount = value
-            default: return nil
+            case 2: guard let value = RawAmount(&c) else { return false }; amount = value
+            default: return false
             }
         }
+        return true
     }
 
     /// An item as compact JSON writes one: `id`, `label`, `quantity` and `unit_amount` in this
@@ -571,7 +576,7 @@ struct RawLine: Sendable {
     /// this order, each key with its punctuation one compare (the member walk spent some 190
     /// instructions a member), read into this (empty) line. False, the cursor where it was, for
     /// any other shape (another order, a `null`, spaces, a key given twice or unknown), which
-    /// `init` then reads member by member. In place: a line returned from a reader of its own was
+    /// `read` then reads member by member. In place: a line returned from a reader of its own was
     /// copied (121 bytes) through an optional.
     mutating func readCompactItem(_ c: inout JSONTokenCursor) -> Bool {
         let before = c.position
