@@ -224,7 +224,7 @@ struct RawEvent: Sendable {
     }
 
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
-    /// else scanned. Out of line: inside `init` its size kept the member walk from being inlined there.
+    /// else scanned. Out of line: inside `read` its size kept the member walk from being inlined there.
     @inline(never)
     private mutating func readCart<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) -> Bool {
         guard Carts.remembers else {
@@ -513,7 +513,7 @@ struct RawLine: Sendable {
     init() {}
 
     /// Reads a line into this (new) one; false where the scan gives up. In place, where the cart's
-    /// list holds it: a line made aside (136 bytes) was copied out of its optional and into the list.
+    /// list holds it: a line made aside (121 bytes) was copied out of its optional and into the list.
     mutating func read(_ c: inout JSONTokenCursor, isItem: Bool) -> Bool {
         isItem ? read(item: &c) : read(discount: &c)
     }
