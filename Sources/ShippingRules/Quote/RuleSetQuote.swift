@@ -68,8 +68,15 @@ extension RuleSet {
 
         var layers: [TaxLayer] = []
         if let matched {
-            // By number, so that layers that do not apply are never copied (a copy retains every field).
-            for (i, zone) in layerZones.enumerated() where matched.contains(zone) { layers.append(tax.layers[i]) }
+            if !layersByMatch.isEmpty {
+                // The list for the layers that apply, made at load (see `layersByMatch`).
+                var bits = 0
+                for i in layerZones.indices where matched.contains(layerZones[i]) { bits |= 1 << i }
+                layers = layersByMatch[bits]
+            } else {
+                // By number, so that layers that do not apply are never copied (a copy retains every field).
+                for (i, zone) in layerZones.enumerated() where matched.contains(zone) { layers.append(tax.layers[i]) }
+            }
         }
         // Only the trace's way walks every layer: a `where` clause would copy each layer before testing.
         if matched == nil {

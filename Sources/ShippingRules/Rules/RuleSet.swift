@@ -69,6 +69,12 @@ public final class RuleSet: Sendable {
     let methodBitsEverywhere: UInt64
     /// Each tax layer's zone number, by position.
     let layerZones: [Int]
+    /// With at most `maxLayersByMatch` tax layers: for each set of them (bit i for layer i), the
+    /// list of those layers, made at load. A quote takes its list here instead of copying each
+    /// layer that applies into a list of its own (a few reference counts a layer, and the list's
+    /// allocation). Empty with more layers.
+    let layersByMatch: [[TaxLayer]]
+    static let maxLayersByMatch = 6
     /// Destinations' own holidays (`delivery_calendars`), their zones filed in `zoneIndex`.
     let destinationCalendars: [DestinationCalendar]
     /// False when no zone or condition names a city: quoting then skips folding the address's city.
@@ -150,6 +156,10 @@ public final class RuleSet: Sendable {
             methodBitsEverywhere = 0
         }
         self.layerZones = tax.layers.map(\.zone.number)
+        let layers = tax.layers
+        self.layersByMatch = layers.count <= RuleSet.maxLayersByMatch
+            ? (0..<(1 << layers.count)).map { bits in layers.indices.filter { bits & (1 << $0) != 0 }.map { layers[$0] } }
+            : []
         self.usesCities = index.zones.contains { $0.cities != nil || !$0.excludeCities.isEmpty }
             || tax.layers.contains { $0.table?.usesCities == true }
             || serviceability.contains { rule in rule.conditions.contains { condition in
@@ -174,6 +184,7 @@ public final class RuleSet: Sendable {
         methods = other.methods; methodEntries = other.methodEntries; labels = other.labels; noMethodsError = other.noMethodsError; missingFields = other.missingFields
         zoneIndex = other.zoneIndex; usesCities = other.usesCities; destinationCalendars = other.destinationCalendars
         methodsByZone = other.methodsByZone; methodsEverywhere = other.methodsEverywhere; methodBitsByZone = other.methodBitsByZone; methodBitsEverywhere = other.methodBitsEverywhere; layerZones = other.layerZones
+        layersByMatch = other.layersByMatch
         self.warnings = warnings
     }
 }
