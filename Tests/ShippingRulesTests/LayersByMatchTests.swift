@@ -6,15 +6,21 @@ import Testing
 /// it always did. The two ways must give the same lines for every address.
 @Suite("Tax layers taken from lists made at load")
 struct LayersByMatchTests {
-    /// Layers 0…n-1; layer k applies to the states whose bit k is set in their number (CA is 1,
-    /// NY 2, TX 3, WA 5, OR 6, NV 7, AZ 9 …), at k+1 percent.
+    /// Address n (0…127) is in state `states[n & 15]`, city `cities[(n >> 4) & 3]` and postal code
+    /// 20002 when bit 6 is set, else 10001. Layer k applies where bit k of n is set: layers 0-3 by
+    /// state, 4 and 5 by city, 6 by postal code; layer k charges k+1 percent.
     static let states = ["AK", "CA", "NY", "TX", "FL", "WA", "OR", "NV", "IL", "AZ", "OH", "MA", "GA", "NJ", "VA", "MI"]
+    static let cities = ["Akron", "Alton", "Bristol", "Camden"]
 
     static func rules(layers n: Int) throws -> RuleSet {
-        let layers = (0..<n).map { k in
-            let named = Self.states.indices.filter { $0 & (1 << k) != 0 }.map { Self.states[$0] }
-            return "    - { id: l\(k), label: Layer \(k), zone: { country: US, states: [\(named.joined(separator: ", "))] }, rate: \(k + 1)% }"
+        func zone(_ k: Int) -> String {
+            switch k {
+            case 0..<4: return "states: [" + states.indices.filter { $0 & (1 << k) != 0 }.map { states[$0] }.joined(separator: ", ") + "]"
+            case 4, 5: return "cities: [" + cities.indices.filter { $0 & (1 << (k - 4)) != 0 }.map { cities[$0] }.joined(separator: ", ") + "]"
+            default: return "postal_codes: [\"20002\"]"
+            }
         }
+        let layers = (0..<n).map { k in "    - { id: l\(k), label: Layer \(k), zone: { country: US, \(zone(k)) }, rate: \(k + 1)% }" }
         return try Fixture.rules("""
             tax:
               summary: per_layer
@@ -25,9 +31,10 @@ struct LayersByMatchTests {
             """)
     }
 
-    /// The tax lines of a quote for `state`, as `id amount`.
-    static func taxes(_ rules: RuleSet, _ state: String) throws -> [String] {
-        let address = PartialAddress(city: "Springfield", state: state, postalCode: "10001", countryCode: "US")
+    /// The tax lines of a quote for address `n`, as `id amount`.
+    static func taxes(_ rules: RuleSet, _ n: Int) throws -> [String] {
+        let address = PartialAddress(city: cities[(n >> 4) & 3], state: states[n & 15], postalCode: n & 64 != 0 ? "20002" : "10001",
+                                     countryCode: "US")
         let update = try #require(rules.quote(Fixture.request(address: address, cart: Fixture.cart("100.00"), selected: nil)).update)
         return update.summaryItems.filter { $0.id.hasPrefix("tax") }.map { "\($0.id) \($0.amount.decimalString)" }
     }
@@ -41,16 +48,16 @@ struct LayersByMatchTests {
         #expect(try Self.rules(layers: 7).layersByMatch.isEmpty)
     }
 
-    @Test func eachStatePaysTheLayersWhoseBitsItsNumberHasBothWays() throws {
-        // 100.00 of goods, shipping not taxed: layer k charges k+1 percent, so `l<k> <k+1>.00`.
+    @Test func eachAddressPaysTheLayersWhoseBitsItsNumberHasBothWays() throws {
+        // 100.00 of goods, shipping not taxed: layer k charges k+1 percent, so `tax-l<k> <k+1>.00`.
         for n in [6, 7] {
             let rules = try Self.rules(layers: n)
-            for (number, state) in Self.states.enumerated() {
-                let expected = (0..<n).filter { number & (1 << $0) != 0 }.map { "tax-l\($0) \($0 + 1).00" }
-                #expect(try Self.taxes(rules, state) == expected, "\(n) layers, \(state)")
+            for address in 0..<128 {
+                let expected = (0..<n).filter { address & (1 << $0) != 0 }.map { "tax-l\($0) \($0 + 1).00" }
+                #expect(try Self.taxes(rules, address) == expected, "\(n) layers, address \(address)")
             }
         }
-        #expect(try Self.taxes(Self.rules(layers: 6), "MI") == ["tax-l0 1.00", "tax-l1 2.00", "tax-l2 3.00", "tax-l3 4.00"])
-        #expect(try Self.taxes(Self.rules(layers: 7), "AK") == [])
+        // Spelled out: Camden (both city layers), MI (all four state layers), 20002 (layer 6 of 7).
+        #expect(try Self.taxes(Self.rules(layers: 7), 127) == (0..<7).map { "tax-l\($0) \($0 + 1).00" })
     }
 }
