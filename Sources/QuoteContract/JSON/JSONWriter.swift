@@ -40,15 +40,14 @@ public struct JSONWriter: ~Copyable {
     /// document that outgrows it moves to a buffer of the writer's, and is copied out at the end.
     public static func encodeArray(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var outgrown: [UInt8]?
-        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { buffer, initialized in
+        let written = [UInt8].written(capacity: max(capacity, 16)) { buffer in
             var writer = JSONWriter(lent: buffer)
             body(&writer)
             if writer.owned {
                 outgrown = writer.bytes
-                initialized = 0
-            } else {
-                initialized = writer.length
+                return 0
             }
+            return writer.length
         }
         return outgrown ?? written
     }

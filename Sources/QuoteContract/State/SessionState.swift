@@ -21,7 +21,7 @@ public struct SessionState: Hashable, Sendable {
     /// place (every answer writes one): three literals and three integers, at most 94 bytes.
     public func encode() -> [UInt8] {
         // Room for `writeDecimal`'s own bound (41 bytes) after the last literal.
-        [UInt8](unsafeUninitializedCapacity: 128) { out, count in
+        [UInt8].written(capacity: 128) { out in
             var k = 0
             func literal(_ text: StaticString) { k += JSONWriter.write(text, to: out.baseAddress! + k) }
             func integer(_ value: Int64) { k += JSONWriter.writeDecimal(value, fractionDigits: 0, to: out.baseAddress! + k) }
@@ -32,7 +32,7 @@ public struct SessionState: Hashable, Sendable {
             literal(",\"seen_ms\":")
             integer(lastSeenMs)
             literal("}")
-            count = k
+            return k
         }
     }
 
