@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.stat.write(to: dir.appendingPathComponent("stat"), atomically: true, encoding: .utf8)
         try Self.limits.write(to: dir.appendingPathComponent("limits"), atomically: true, encoding: .utf8)
-        for n in 0..<3 { FileManager.default.createFile(atPath: dir.appendingPathComponent("fd/\(n)").path, contents: nil) }
+        for n in 0..<3 { #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent("fd/\(n)").path, contents: nil)) }
         let registry = MetricsRegistry()
         ProcessMetrics.register(in: registry, procfs: dir.path, scale: Self.scale)
         var samples = Scrape.parse(registry.exposition())
@@ -42,7 +42,7 @@ import Testing
                             "process_virtual_memory_bytes": 1_073_741_824, "process_open_fds": 3, "process_max_fds": 1024,
                             "process_start_time_seconds": 1_791_001_234.56])
         // Each scrape reads again; a file gone leaves its series out (the family's HELP and TYPE stay).
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("fd/3").path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent("fd/3").path, contents: nil))
         try FileManager.default.removeItem(at: dir.appendingPathComponent("limits"))
         samples = Scrape.parse(registry.exposition())
         #expect(samples["process_open_fds"] == 4 && samples["process_max_fds"] == nil)
