@@ -67,8 +67,9 @@ public struct StageBench {
                 sink &+= event.quoteRequest(now: event.occurredAt).cart.items.count
             }
         }
-        // A superseded event read alone, as the worker reads every record (`IncomingEvent`, the
-        // scanned event kept in an object), without the quote request it never gets.
+        // A superseded event read alone, as the worker reads a record (`IncomingEvent`, the scanned
+        // event kept in an object), without the quote request it never gets. (A batch's read also
+        // keeps the cart for the session's next record, when it has one.)
         measure(Self.stageNames[1], count, line) { i in
             let e = encoded[i % encoded.count]
             if case .success(let event) = IncomingEvent.read(e.value, key: e.key) { sink &+= Int(event.sequence) }

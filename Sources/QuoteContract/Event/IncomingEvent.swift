@@ -5,7 +5,7 @@ import ShippingRules
 /// need, read at once, and the whole event (address, cart) made only for the events that are
 /// quoted. Most records of a backlog are dropped as superseded, and never pay for their strings.
 ///
-/// This is the one place that decides between the single-pass scanner (`ScannedEvent`, the common
+/// This is the one place that decides between the single-pass scanner (`RawEvent.scan`, the common
 /// case) and the full decoder (the authority, which names the field of a bad event).
 ///
 /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
