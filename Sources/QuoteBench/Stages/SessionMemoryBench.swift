@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import QuoteContract
 import QuoteWorker
 
 /// `shipquote bench sessions`: memory per tracked session in the sequence gate, measured as the
@@ -7,13 +8,13 @@ import QuoteWorker
 public enum SessionMemoryBench {
     /// The report's lines.
     public static func run(count: Int, partitions: Int) -> [String] {
-        // Session ids as gateways make them: 36-character UUIDs, each made as an event would bring
+        // Session ids as gateways make them: 36-character UUIDs, each keyed as an event's scan keys
         // it, so the id's own storage counts too.
         let before = residentBytes()
         var gate = SequenceGate()
         let started = uptimeNanoseconds()
         for i in 0..<count {
-            gate.take(session: UUID().uuidString.lowercased(), sequence: Int64(i % 50 + 1), offset: Int64(i), nowMs: 1_791_633_600_000 + Int64(i),
+            gate.take(session: SessionKey(UUID().uuidString.lowercased()), sequence: Int64(i % 50 + 1), offset: Int64(i), nowMs: 1_791_633_600_000 + Int64(i),
                       in: KafkaTopicPartition("shipping.address-changed", Int32(i % partitions)))
         }
         let seconds = Double(uptimeNanoseconds() - started) / 1e9

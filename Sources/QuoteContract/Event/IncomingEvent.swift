@@ -19,7 +19,8 @@ import ShippingRules
 /// this file). Sendable as the final class was: every stored property is a constant of a
 /// Sendable type (a class that can be subclassed cannot say so to the compiler).
 public class IncomingEvent: @unchecked Sendable {
-    public let sessionID: String
+    /// The session, as the sequence check tells sessions apart.
+    public let session: SessionKey
     public let sequence: Int64
     public let eventID: String?
     public let occurredAt: Date
@@ -56,9 +57,13 @@ public class IncomingEvent: @unchecked Sendable {
         return AddressChangeEvent.decodeThoroughly(value, checkingKey: checkingKey, key: key).map { Decoded($0) }
     }
 
-    fileprivate init(sessionID: String, sequence: Int64, eventID: String?, occurredAt: Date, replyBy: Date?) {
-        (self.sessionID, self.sequence, self.eventID, self.occurredAt, self.replyBy) = (sessionID, sequence, eventID, occurredAt, replyBy)
+    fileprivate init(session: SessionKey, sequence: Int64, eventID: String?, occurredAt: Date, replyBy: Date?) {
+        (self.session, self.sequence, self.eventID, self.occurredAt, self.replyBy) = (session, sequence, eventID, occurredAt, replyBy)
     }
+
+    /// The session id as the event spelt it, made now: only an answered event needs it as text
+    /// (its reply), and its caller asks once.
+    public var sessionID: String { session.text }
 
     /// What the rules need to quote the event at `now` (the worker's path: only the request is made).
     public func quoteRequest(now: Date) -> QuoteRequest { preconditionFailure("only Scanned and Decoded are made") }
@@ -76,7 +81,7 @@ public class IncomingEvent: @unchecked Sendable {
 
         init(bytes: [UInt8], raw: consuming RawEvent, facts: consuming Facts, built: BuiltEvent?) {
             (self.bytes, self.raw, self.currency, self.built) = (bytes, raw, facts.currency, built)
-            super.init(sessionID: facts.sessionID, sequence: facts.sequence, eventID: facts.eventID,
+            super.init(session: facts.session, sequence: facts.sequence, eventID: facts.eventID,
                        occurredAt: facts.occurredAt, replyBy: facts.replyBy)
         }
 
@@ -85,7 +90,7 @@ public class IncomingEvent: @unchecked Sendable {
         }
 
         override func event() -> AddressChangeEvent {
-            raw.event(in: bytes, built: built, facts: Facts(sessionID: sessionID, sequence: sequence, eventID: eventID,
+            raw.event(in: bytes, built: built, facts: Facts(session: session, sequence: sequence, eventID: eventID,
                                                           currency: currency, occurredAt: occurredAt, replyBy: replyBy))
         }
     }
@@ -96,7 +101,7 @@ public class IncomingEvent: @unchecked Sendable {
 
         init(_ e: AddressChangeEvent) {
             decoded = e
-            super.init(sessionID: e.sessionID, sequence: e.sequence, eventID: e.eventID, occurredAt: e.occurredAt, replyBy: e.replyBy)
+            super.init(session: SessionKey(e.sessionID), sequence: e.sequence, eventID: e.eventID, occurredAt: e.occurredAt, replyBy: e.replyBy)
         }
 
         override func quoteRequest(now: Date) -> QuoteRequest { decoded.quoteRequest(now: now) }

@@ -22,8 +22,6 @@ public struct ScannedCarts: Sendable {
         /// The document the cart was read from, and where its session id and the cart lie in it.
         let document: [UInt8]
         let session: ByteSpan
-        /// The session id as text (a backlog's later events of the session take it from here).
-        let sessionID: String
         let span: ByteSpan
         let cart: RawCart
         /// Every string of the cart was printable ASCII.
@@ -75,12 +73,6 @@ public struct ScannedCarts: Sendable {
 
     mutating func noteReused() { reused += 1 }
 
-    /// The session id, as text, of session number `session`'s entry.
-    func sessionID(of session: Int) -> String? {
-        guard session < entryOfSession.count, entryOfSession[session] >= 0 else { return nil }
-        return entries[Int(entryOfSession[session])].sessionID
-    }
-
     /// Keeps `entry` as session number `session`'s last cart.
     mutating func remember(_ entry: Entry, session: Int) {
         guard session < entryOfSession.count else { return }
@@ -103,7 +95,6 @@ protocol CartMemory {
     mutating func read(session: Int) -> Bool
     mutating func remember(_ entry: ScannedCarts.Entry, session: Int)
     mutating func noteReused()
-    func sessionID(of session: Int) -> String?
 }
 
 extension ScannedCarts: CartMemory {
@@ -122,5 +113,4 @@ struct NoCarts: CartMemory {
     mutating func read(session: Int) -> Bool { false }
     mutating func remember(_ entry: ScannedCarts.Entry, session: Int) {}
     mutating func noteReused() {}
-    func sessionID(of session: Int) -> String? { nil }
 }

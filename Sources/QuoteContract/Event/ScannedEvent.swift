@@ -43,7 +43,7 @@ public struct ScannedEvent: Sendable {
         guard let (raw, facts, built) = RawEvent.scan(bytes, checkingKey: checkingKey, key: key, session: session,
                                                       carts: &carts, { ($0, $1, $2) }) else { return nil }
         (self.bytes, self.raw, self.built, currency) = (bytes, raw, built, facts.currency)
-        (sessionID, sequence, eventID, occurredAt, replyBy) = (facts.sessionID, facts.sequence, facts.eventID, facts.occurredAt, facts.replyBy)
+        (sessionID, sequence, eventID, occurredAt, replyBy) = (facts.session.text, facts.sequence, facts.eventID, facts.occurredAt, facts.replyBy)
     }
 
     /// What the rules need of the event at `now`, made now: the worker's quoted event needs no
@@ -55,7 +55,7 @@ public struct ScannedEvent: Sendable {
 
     /// The whole event, its strings and cart made now.
     public func event() -> AddressChangeEvent {
-        raw.event(in: bytes, built: built, facts: Facts(sessionID: sessionID, sequence: sequence, eventID: eventID,
+        raw.event(in: bytes, built: built, facts: Facts(session: SessionKey(sessionID), sequence: sequence, eventID: eventID,
                                                       currency: currency, occurredAt: occurredAt, replyBy: replyBy))
     }
 }
@@ -74,10 +74,7 @@ extension RawEvent {
             var reading = RawEvent()
             guard reading.read(&cursor, session: session, carts: &carts), cursor.atEnd() else { return nil }
             let raw = consume reading
-            // A backlog's later events of a session take its id's text from the event their cart
-            // came from: one string a session and batch, not one an event.
-            let knownSession = raw.reusedCart != nil ? session.flatMap { carts.sessionID(of: $0) } : nil
-            guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key, knownSession: knownSession) else { return nil }
+            guard let facts = raw.facts(cursor, checkingKey: checkingKey, key: key) else { return nil }
             // The closure hands back only the verdict: the raw event is a few hundred bytes, and
             // each hand-over of it is a copy.
             let (holds, built): (Bool, BuiltEvent?) = raw.withCartCursor(cursor) { cartCursor in
@@ -92,7 +89,7 @@ extension RawEvent {
                 } else if keep, let span = raw.cartSpan, let cart = raw.cart {
                     // The lines' rules passed in this currency only where the plain path checked them.
                     let checked = raw.plain && cart.subtotal == nil ? facts.currency : nil
-                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, sessionID: facts.sessionID, span: span, cart: cart,
+                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, span: span, cart: cart,
                                                       plain: raw.cartPlain, linesHoldIn: checked),
                                    session: number)
                 }
@@ -130,7 +127,7 @@ final class BuiltEvent: Sendable {
 
 /// The fields every event needs before it is quoted, made as soon as the event is read.
 struct Facts {
-    let sessionID: String
+    let session: SessionKey
     let sequence: Int64
     let eventID: String?
     let currency: Currency
@@ -258,10 +255,7 @@ struct RawEvent: Sendable {
     }
 
     /// The members every event must have, read and checked; nil when one is missing or broken.
-    ///
-    /// `knownSession` is the session id as text where an earlier event of the batch made it from
-    /// the same bytes (its cart was taken from that event, and the ids compared byte for byte).
-    func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?, knownSession: String? = nil) -> Facts? {
+    func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?) -> Facts? {
         guard versionIsOne, let sessionID, let sequence, sequence >= 1, let currencyRange = currency,
               let currency = Currency(utf8: c.slice(currencyRange)), paymentMethodType != nil, trigger != nil,
               address != nil, cart != nil, let occurredAt,
@@ -274,15 +268,25 @@ struct RawEvent: Sendable {
             guard let parsed = RFC3339.parse(utf8: c.slice(replyBy)) else { return nil }
             deadline = parsed
         }
-        guard let session = knownSession ?? c.text(sessionID, plain: plain),
-              TextRule.isIdentifier(session, maxLength: EventLimits.maxSessionIDLength, plain: plain) else { return nil }
+        // In a plain document the id is printable ASCII: a short one (a UUID) is kept in the key
+        // itself, and no text is made for an event that is never answered.
+        let session: SessionKey
+        if plain {
+            let id = c.slice(sessionID)
+            guard !id.isEmpty, id.count <= EventLimits.maxSessionIDLength else { return nil }
+            session = id.count <= SessionKey.inlineCapacity ? SessionKey(inlineASCII: id) : SessionKey(utf8: id)
+        } else {
+            guard let text = c.text(sessionID, plain: plain),
+                  TextRule.isIdentifier(text, maxLength: EventLimits.maxSessionIDLength, plain: plain) else { return nil }
+            session = SessionKey(text)
+        }
         var event: String?
         if let eventID {
             guard let text = c.text(eventID, plain: plain),
                   TextRule.isIdentifier(text, maxLength: EventLimits.maxEventIDLength, plain: plain) else { return nil }
             event = text
         }
-        return Facts(sessionID: session, sequence: sequence, eventID: event, currency: currency,
+        return Facts(session: session, sequence: sequence, eventID: event, currency: currency,
                      occurredAt: occurred, replyBy: deadline)
     }
 
@@ -302,7 +306,7 @@ struct RawEvent: Sendable {
     /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
     func build(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, _ facts: Facts) -> AddressChangeEvent? {
         guard let request = request(c, cartCursor, currency: facts.currency, now: facts.occurredAt) else { return nil }
-        return AddressChangeEvent(eventID: facts.eventID, sessionID: facts.sessionID, sequence: facts.sequence,
+        return AddressChangeEvent(eventID: facts.eventID, sessionID: facts.session.text, sequence: facts.sequence,
                                   merchant: request.merchant, paymentMethodType: request.paymentMethodType,
                                   trigger: request.trigger, currency: request.currency,
                                   shippingAddress: request.address, cart: request.cart,

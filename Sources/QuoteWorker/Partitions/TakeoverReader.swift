@@ -18,7 +18,7 @@ final class TakeoverReader {
     }
 
     struct Takeover {
-        var sessions: [Int32: [String: SessionState]]
+        var sessions: [Int32: [SessionKey: SessionState]]
         var replay: [Int32: ReplayRange]
         var took: Duration
     }
@@ -69,7 +69,7 @@ final class TakeoverReader {
         }
         if !start.isEmpty { try reader.assign(start) }
         let now = ContinuousClock.now
-        let sessions = Dictionary(uniqueKeysWithValues: partitions.map { ($0, [String: SessionState]()) })
+        let sessions = Dictionary(uniqueKeysWithValues: partitions.map { ($0, [SessionKey: SessionState]()) })
         job = Job(takeover: Takeover(sessions: sessions, replay: replay, took: .zero), end: end,
                   pending: Set(end.keys), deadline: now + timeout, started: now)
     }
@@ -90,7 +90,7 @@ final class TakeoverReader {
                     continue
                 }
                 guard let key = message.key else { continue }
-                let session = String(decoding: key, as: UTF8.self)
+                let session = SessionKey(utf8: key)
                 if message.isTombstone {
                     job.takeover.sessions[message.partition]?[session] = nil
                 } else if let entry = SessionState.decode(message.value) {

@@ -92,10 +92,10 @@ public struct EventProcessor {
         // Unicode, so never ASCII) are one session to the sequence gate: one for conflation too.
         var group = Array(0..<sessions)
         if !allKeysASCII {
-            var groupOfSession: [String: Int] = [:]
+            var groupOfSession: [SessionKey: Int] = [:]
             for i in read.indices {
                 guard case .success(let event) = read[i] else { continue }
-                group[slotOfEvent[i]] = Self.slot(&groupOfSession[event.sessionID], next: slotOfEvent[i])
+                group[slotOfEvent[i]] = Self.slot(&groupOfSession[event.session], next: slotOfEvent[i])
             }
         }
         // A refused event whose session and sequence can be read counts too, as in the replay
@@ -171,36 +171,36 @@ public struct EventProcessor {
         let tp = message.topicPartition, offset = message.offset, trace = TraceContext(of: message)
         func dropped(_ reason: DropReason, _ chains: [DeliveryChain] = []) -> ProcessedRecord {
             ProcessedRecord(source: tp, offset: offset, disposition: .dropped(reason), chains: chains,
-                            sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
+                            session: event.session, sequence: event.sequence, eventID: event.eventID, trace: trace)
         }
         let newestKnown = replayRanges.isEmpty ? newestInBatch
-            : max(newestInBatch, replayRanges[tp]?.newest(event.sessionID, at: offset) ?? .min)
+            : max(newestInBatch, replayRanges[tp]?.newest(event.session, at: offset) ?? .min)
         // Stale or duplicate first, then superseded, then taken: SequenceGate.admit.
         let entry: SequenceGate.Entry
-        switch gate.admit(session: event.sessionID, sequence: event.sequence, offset: offset, newestKnown: newestKnown,
+        switch gate.admit(session: event.session, sequence: event.sequence, offset: offset, newestKnown: newestKnown,
                           nowMs: RFC3339.epochMilliseconds(now), in: tp) {
         case .dropped(let reason): return dropped(reason)
         case .taken(let taken): entry = taken
         }
-        let state = stateRecord(event.sessionID, entry, tp)
+        let state = stateRecord(event.session, entry, tp)
         if isExpired(event, now: now) { return dropped(.expired, [DeliveryChain([state])]) }
 
         let quoteStarted = ContinuousClock.now
         let result = engine.quote(event.quoteRequest(now: event.occurredAt))
         onQuoted?(ContinuousClock.now - quoteStarted)
         // The contract's rule 2: asked again just before publishing.
-        guard gate.isLatest(session: event.sessionID, sequence: event.sequence, in: tp) else { return dropped(.superseded) }
+        guard gate.isLatest(session: event.session, sequence: event.sequence, in: tp) else { return dropped(.superseded) }
         // A quote that outlasted the stall limit: the partition may have a new owner by now, whose
         // newer state record this one could land after. Left for that owner's replay.
         if shouldStop() { return ProcessedRecord(source: tp, offset: offset, disposition: .leftForReplay) }
         // The kind is read first, so that the outcome is handed to the reply, not copied into it.
         let kind = result.kind.rawValue
-        let reply = QuoteReply(sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID,
+        let reply = QuoteReply(sessionID: event.session.text, sequence: event.sequence, eventID: event.eventID,
                                outcome: result, rulesVersion: engine.version, computedAt: clock.now())
         let replyRecord = ReplyRecord.reply(reply, topic: settings.topics.quoteReplies, parent: trace, spanIDs: &spanIDs)
         return ProcessedRecord(source: tp, offset: offset, disposition: .answered(outcome: kind),
                                chains: [DeliveryChain([state]), DeliveryChain([replyRecord], answersEventOf: event.occurredAt)],
-                               sessionID: event.sessionID, sequence: event.sequence, eventID: event.eventID, trace: trace)
+                               session: event.session, sequence: event.sequence, eventID: event.eventID, trace: trace)
     }
 
     private func isExpired(_ event: IncomingEvent, now: Date) -> Bool {
@@ -214,9 +214,10 @@ public struct EventProcessor {
                                      now: Date) -> ProcessedRecord {
         let tp = message.topicPartition
         var chains = [DeliveryChain([ReplyRecord.deadLetter(message, rejection: rejection, topic: settings.topics.deadLetters)])]
-        if let session = rejection.sessionID, let sequence = rejection.sequence {
+        if let sessionID = rejection.sessionID, let sequence = rejection.sequence {
+            let session = SessionKey(sessionID)
             let reply = ReplyRecord.reply(
-                QuoteReply(sessionID: session, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
+                QuoteReply(sessionID: sessionID, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
                            rulesVersion: engine.version, computedAt: clock.now()),
                 topic: settings.topics.quoteReplies, parent: TraceContext(of: message), spanIDs: &spanIDs)
             if rejection.code == .keyMismatch {
@@ -232,12 +233,12 @@ public struct EventProcessor {
             }
         }
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .deadLettered(rejection.code), chains: chains,
-                               sessionID: rejection.sessionID, sequence: rejection.sequence, field: rejection.field,
+                               session: rejection.sessionID.map { SessionKey($0) }, sequence: rejection.sequence, field: rejection.field,
                                trace: TraceContext(of: message))
     }
 
-    private func stateRecord(_ session: String, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
-        KafkaOutgoingMessage(topic: settings.topics.quoteState, key: Array(session.utf8),
+    private func stateRecord(_ session: SessionKey, _ entry: SequenceGate.Entry, _ tp: KafkaTopicPartition) -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: settings.topics.quoteState, key: session.utf8,
                              value: entry.encode(), partition: tp.partition)
     }
 
@@ -245,7 +246,7 @@ public struct EventProcessor {
 
     /// Sets a partition's sessions as read back from the state topic, and what its replay range
     /// holds, before its first record.
-    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: SequenceGate.Entry],
+    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [SessionKey: SequenceGate.Entry],
                                  replay: ReplayRange? = nil) {
         gate.restore(partition, entries)
         replayRanges[partition] = replay
@@ -262,7 +263,7 @@ public struct EventProcessor {
     public mutating func evictIdleSessions(idleTimeout: TimeInterval) -> [KafkaOutgoingMessage] {
         let cutoff = RFC3339.epochMilliseconds(clock.now()) - Int64(idleTimeout * 1000)
         return gate.evictIdle(before: cutoff).map { partition, session in
-            KafkaOutgoingMessage.tombstone(topic: settings.topics.quoteState, key: Array(session.utf8), partition: partition)
+            KafkaOutgoingMessage.tombstone(topic: settings.topics.quoteState, key: session.utf8, partition: partition)
         }
     }
 }

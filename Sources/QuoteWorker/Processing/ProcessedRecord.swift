@@ -22,7 +22,7 @@ public struct ProcessedRecord: Sendable, Equatable {
     public let disposition: Disposition
     public let chains: [DeliveryChain]
     /// For logs: ids only, never an address or a cart.
-    public let sessionID: String?
+    public let session: SessionKey?
     public let sequence: Int64?
     public let eventID: String?
     /// For a dead letter: the field that broke the contract, when one did.
@@ -31,15 +31,18 @@ public struct ProcessedRecord: Sendable, Equatable {
     public let trace: TraceContext?
 
     init(source: KafkaTopicPartition, offset: Int64, disposition: Disposition, chains: [DeliveryChain] = [],
-         sessionID: String? = nil, sequence: Int64? = nil, eventID: String? = nil, field: String? = nil, trace: TraceContext? = nil) {
+         session: SessionKey? = nil, sequence: Int64? = nil, eventID: String? = nil, field: String? = nil, trace: TraceContext? = nil) {
         self.source = source
         self.offset = offset
         self.disposition = disposition
         self.chains = chains
-        self.sessionID = sessionID
+        self.session = session
         self.sequence = sequence
         self.eventID = eventID
         self.field = field
         self.trace = trace
     }
+
+    /// The session id as text, made now (a log line's; most records are never logged).
+    public var sessionID: String? { session?.text }
 }

@@ -10,7 +10,7 @@ import QuoteContract
 public struct ReplayRange: Sendable, Equatable {
     /// Offsets below this are in the range.
     public let end: Int64
-    public private(set) var newest: [String: Int64] = [:]
+    public private(set) var newest: [SessionKey: Int64] = [:]
     /// Records read into the range.
     public private(set) var records = 0
 
@@ -22,20 +22,20 @@ public struct ReplayRange: Sendable, Equatable {
     public mutating func note(_ message: KafkaMessage) {
         records += 1
         switch IncomingEvent.read(message.value, key: message.key) {
-        case .success(let event): raise(event.sessionID, event.sequence)
+        case .success(let event): raise(event.session, event.sequence)
         case .failure(let rejection):
             if rejection.code != .keyMismatch, let session = rejection.sessionID, let sequence = rejection.sequence {
-                raise(session, sequence)
+                raise(SessionKey(session), sequence)
             }
         }
     }
 
-    private mutating func raise(_ session: String, _ sequence: Int64) {
+    private mutating func raise(_ session: SessionKey, _ sequence: Int64) {
         newest[session] = max(newest[session] ?? .min, sequence)
     }
 
     /// The newest sequence of `session` in the range, if the record at `offset` lies in it.
-    func newest(_ session: String, at offset: Int64) -> Int64? {
+    func newest(_ session: SessionKey, at offset: Int64) -> Int64? {
         offset < end ? newest[session] : nil
     }
 }

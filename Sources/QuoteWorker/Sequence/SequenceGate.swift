@@ -23,15 +23,15 @@ public struct SequenceGate: Sendable {
     /// What is remembered of one session, as the state topic holds it.
     public typealias Entry = SessionState
 
-    private var sessions: [Int32: [String: Entry]] = [:]
+    private var sessions: [Int32: [SessionKey: Entry]] = [:]
     /// The session whose entry was stored last, when nothing has changed since: `isLatest` asked
     /// for it just after its quote (the contract's rule 2) is answered without hashing the id again.
-    private var lastStored: (partition: Int32, session: String, sequence: Int64)?
+    private var lastStored: (partition: Int32, session: SessionKey, sequence: Int64)?
 
     public init() {}
 
     /// What to do with the record at `offset` carrying `sequence` of `session`, without recording anything.
-    public func verdict(session: String, sequence: Int64, offset: Int64, in partition: KafkaTopicPartition) -> Verdict {
+    public func verdict(session: SessionKey, sequence: Int64, offset: Int64, in partition: KafkaTopicPartition) -> Verdict {
         Self.drop(sequence: sequence, offset: offset, seen: sessions[partition.partition]?[session]).map { .drop($0) } ?? .take
     }
 
@@ -46,7 +46,7 @@ public struct SequenceGate: Sendable {
 
     /// Records that `sequence` is the newest the worker has taken for `session`.
     @discardableResult
-    public mutating func take(session: String, sequence: Int64, offset: Int64, nowMs: Int64,
+    public mutating func take(session: SessionKey, sequence: Int64, offset: Int64, nowMs: Int64,
                               in partition: KafkaTopicPartition) -> Entry {
         let entry = Entry(sequence: sequence, sourceOffset: offset, lastSeenMs: nowMs)
         // Read and written in one access: the session id is hashed once.
@@ -62,7 +62,7 @@ public struct SequenceGate: Sendable {
     /// `verdict`, then a drop as `superseded` when `sequence` is below `newestKnown` (a newer event
     /// of the session is in the batch or the replay range), then `take`: an answered event's whole
     /// passage through the gate in one access to its session's entry (the id hashed once, not twice).
-    public mutating func admit(session: String, sequence: Int64, offset: Int64, newestKnown: Int64, nowMs: Int64,
+    public mutating func admit(session: SessionKey, sequence: Int64, offset: Int64, newestKnown: Int64, nowMs: Int64,
                                in partition: KafkaTopicPartition) -> Admission {
         let admitted = Self.update(&sessions[partition.partition, default: [:]][session]) { slot -> Admission in
             if let reason = Self.drop(sequence: sequence, offset: offset, seen: slot) { return .dropped(reason) }
@@ -78,17 +78,17 @@ public struct SequenceGate: Sendable {
     private static func update<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result { body(&value) }
 
     /// Asked again just before a reply is published: is `sequence` still the session's newest?
-    public func isLatest(session: String, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
+    public func isLatest(session: SessionKey, sequence: Int64, in partition: KafkaTopicPartition) -> Bool {
         if let last = lastStored, last.sequence == sequence, last.partition == partition.partition, last.session == session {
             return true
         }
         return (sessions[partition.partition]?[session]?.sequence ?? 0) <= sequence
     }
 
-    public func entry(session: String, in partition: KafkaTopicPartition) -> Entry? { sessions[partition.partition]?[session] }
+    public func entry(session: SessionKey, in partition: KafkaTopicPartition) -> Entry? { sessions[partition.partition]?[session] }
 
     /// Sets a partition's state as read back from the state topic.
-    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [String: Entry]) {
+    public mutating func restore(_ partition: KafkaTopicPartition, _ entries: [SessionKey: Entry]) {
         lastStored = nil
         sessions[partition.partition] = entries
     }
@@ -101,8 +101,8 @@ public struct SequenceGate: Sendable {
 
     /// Forgets sessions not seen since `cutoffMs` and says which (by input partition number), so
     /// their state can be deleted.
-    public mutating func evictIdle(before cutoffMs: Int64) -> [(partition: Int32, session: String)] {
-        var evicted: [(partition: Int32, session: String)] = []
+    public mutating func evictIdle(before cutoffMs: Int64) -> [(partition: Int32, session: SessionKey)] {
+        var evicted: [(partition: Int32, session: SessionKey)] = []
         lastStored = nil
         for (partition, entries) in sessions {
             let idle = entries.filter { $0.value.lastSeenMs < cutoffMs }

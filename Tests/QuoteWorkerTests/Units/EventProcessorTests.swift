@@ -155,6 +155,22 @@ import Testing
         #expect(p.process([Self.record(Self.event(composed, 1), offset: 12)]).map(\.disposition) == [.dropped(.stale)])
     }
 
+    /// U+212A KELVIN SIGN is canonically "K": an id spelt with it and the same id in ASCII are one
+    /// session at the gate, and each answer's state record is keyed by its own event's spelling.
+    @Test func anIdSpeltWithACanonicalEquivalentOfASCIIIsTheASCIIIdsSession() {
+        var p = processor()
+        let ascii = "Kabc", kelvin = "\u{212A}abc"
+        let first = p.process([Self.record(Self.event(ascii, 1), offset: 0)])
+        let second = p.process([Self.record(Self.event(kelvin, 2), offset: 1)])
+        #expect(first.map(\.disposition) == [.answered(outcome: "keep")])
+        #expect(second.map(\.disposition) == [.answered(outcome: "keep")])
+        #expect(first[0].chains[0].records.map(\.key) == [Array(ascii.utf8)])
+        #expect(second[0].chains[0].records.map(\.key) == [Array(kelvin.utf8)])
+        #expect(second[0].sessionID.map { Array($0.utf8) } == Array(kelvin.utf8))
+        #expect(p.process([Self.record(Self.event(ascii, 1), offset: 2)]).map(\.disposition) == [.dropped(.stale)])
+        #expect(p.gate.trackedSessions == 1)
+    }
+
     @Test func anEventPastItsDeadlineExpiresButStillRecordsItsSequence() {
         var p = processor(ttl: 30)
         clock.set(WorkerHarness.now.addingTimeInterval(31))

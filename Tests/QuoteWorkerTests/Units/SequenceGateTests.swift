@@ -1,4 +1,5 @@
 import Kafka
+import QuoteContract
 @testable import QuoteWorker
 import Testing
 
@@ -57,13 +58,13 @@ import Testing
         var random = SystemRandomNumberGenerator()
         for _ in 0..<300 {
             var admitted = SequenceGate(), stepwise = SequenceGate()
-            let partitions = [Self.p0, Self.p1], sessions = ["a", "b", "c"]
+            let partitions = [Self.p0, Self.p1], sessions: [SessionKey] = ["a", "b", "c"]
             for step in 0..<60 {
                 let tp = partitions.randomElement(using: &random)!, session = sessions.randomElement(using: &random)!
                 let sequence = Int64.random(in: 1...8, using: &random), offset = Int64.random(in: 0...5, using: &random)
                 switch Int.random(in: 0..<20, using: &random) {
                 case 0:
-                    let entries = ["a": SequenceGate.Entry(sequence: Int64.random(in: 1...8, using: &random), sourceOffset: 0, lastSeenMs: 0)]
+                    let entries: [SessionKey: SequenceGate.Entry] = ["a": SequenceGate.Entry(sequence: Int64.random(in: 1...8, using: &random), sourceOffset: 0, lastSeenMs: 0)]
                     admitted.restore(tp, entries); stepwise.restore(tp, entries)
                 case 1: admitted.forget([tp]); stepwise.forget([tp])
                 case 2: _ = admitted.evictIdle(before: Int64(step - 10)); _ = stepwise.evictIdle(before: Int64(step - 10))
