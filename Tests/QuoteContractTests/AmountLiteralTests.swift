@@ -78,6 +78,31 @@ struct AmountLiteralTests {
         #expect(decimal("0.12345") == nil)
     }
 
+    /// The scanner values an amount's string as it steps over it: the decimal at the start of the
+    /// bytes, and where it ends, read exactly as a whole literal is.
+    @Test func aPlainDecimalAtTheStartOfBytesIsReadUpToItsEnd() {
+        func read(_ text: String) -> (digits: Int64, decimals: Int8, end: Int)? {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                PlainDecimal.read(bytes, from: 1).map { ($0.0.digits, $0.0.decimals, $0.end) }
+            }
+        }
+        #expect(read("\"25.00\"}").map { [$0.digits, Int64($0.decimals), Int64($0.end)] } == [2_500, 2, 6])
+        #expect(read("\"-5\"").map { [$0.digits, Int64($0.decimals), Int64($0.end)] } == [-5, 0, 3])
+        #expect(read("\"0.12345\"").map { [$0.digits, Int64($0.decimals), Int64($0.end)] } == [1_234, 4, 7])   // a fifth decimal is not its own
+        #expect(read("\"1e5\"").map { [$0.digits, Int64($0.decimals), Int64($0.end)] } == [1, 0, 2])
+        for refused in ["\"-0\"", "\"-0.00\"", "\"01\"", "\"1.\"", "\".5\"", "\"\"", "\"-\"", "\"999999999999999\""] {
+            #expect(read(refused) == nil, "\(refused)")
+        }
+        // Every whole literal reads as the prefix reader reads it, ending at its last byte.
+        for literal in ["0", "7", "-12.5", "25.00", "10000000000000", "1.2345", "0.12345", "-0", "01", "1e5", "2 5", "+1"] {
+            let whole = Array(literal.utf8).withUnsafeBufferPointer { PlainDecimal($0) }
+            let prefix = Array(literal.utf8).withUnsafeBufferPointer { bytes in
+                PlainDecimal.read(bytes, from: 0).flatMap { $0.end == bytes.count ? $0.0 : nil }
+            }
+            #expect(whole == prefix, "\(literal)")
+        }
+    }
+
     @Test func anAmountFarBeyondInt64IsRefusedByNameNotATrap() {
         // The HTTP gateway's shown_total is read this way: a hostile 30-digit total is a 400, not a crash.
         let total = JSONObject(["shown_total": .object(JSONObject(["currency": .string("USD"),

@@ -225,7 +225,7 @@ struct EventScannerTests {
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { input in
                 var cursor = JSONTokenCursor(input)
-                guard let (code, literal) = cursor.compactAmount() else {
+                guard let (code, literal, _) = cursor.compactAmount() else {
                     #expect(cursor.offset == 0 && cursor.onlyPrintableASCII, "\(text): nothing moved")
                     return nil
                 }
@@ -254,6 +254,24 @@ struct EventScannerTests {
                 if case .disagree(let why) = outcome { Issue.record("\(original) as \(value): \(why)") }
             }
         }
+    }
+
+    @Test("an amount's string holding a plain decimal is valued as it is stepped over; any other value is left to be read later")
+    func compactAmountsValuedOnTheWay() {
+        func plain(_ text: String) -> [Int64]? {
+            Array(text.utf8).withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                guard let (_, literal, plain) = cursor.compactAmount() else { return [-1] }
+                #expect(cursor.offset == input.count)
+                return plain.map { [$0.digits, Int64($0.decimals), Int64(literal.lowerBound), Int64(literal.upperBound)] }
+            }
+        }
+        #expect(plain(#"{"currency":"USD","value":"25.00"}"#) == [2_500, 2, 27, 32])
+        #expect(plain(#"{"currency":"USD","value":"-5"}"#) == [-5, 0, 27, 29])
+        #expect(plain(#"{"currency":"USD","value":25.00}"#) == nil)       // a number: valued when asked
+        #expect(plain(#"{"currency":"USD","value":"25.00000"}"#) == nil)  // five decimals: the parser's
+        #expect(plain(#"{"currency":"USD","value":"25 USD"}"#) == nil)
+        #expect(plain(#"{"currency":"USD","value":"25.00"#) == [-1])      // unterminated: not read at all
     }
 
     @Test("an address as compact JSON writes a whole one is read at once; any other shape member by member, to the same answer")

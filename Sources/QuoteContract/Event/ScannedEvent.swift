@@ -724,12 +724,14 @@ struct RawDimensions: Sendable {
 struct RawAmount: Sendable {
     var currency: ByteSpan?
     var literal: ByteSpan?
+    /// The literal's value, where the scan valued it as it stepped over it (see `compactAmount`).
+    var plain: PlainDecimal?
 
     private static let keys = MemberNames(["currency", "value"])
 
     init?(_ c: inout JSONTokenCursor) {
-        if let (code, value) = c.compactAmount() {
-            (currency, literal) = (ByteSpan(code), ByteSpan(value))
+        if let (code, value, plain) = c.compactAmount() {
+            (currency, literal, self.plain) = (ByteSpan(code), ByteSpan(value), plain)
             return
         }
         guard let (code, value) = RawAmount.members(&c) else { return nil }
@@ -764,6 +766,8 @@ struct RawAmount: Sendable {
 
     func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
         guard let currency, let literal, c.bytes(currency, equal: expected) else { return nil }
+        // What `AmountField.money` makes of the literal, where the scan valued it already.
+        if let minor = plain?.minorUnits(minorDigits: expected.minorDigits) { return Money(minorUnits: minor, currency: expected) }
         return try? AmountField.money(utf8: c.slice(literal), currency: expected, form: .numberOrDecimalString)
     }
 }

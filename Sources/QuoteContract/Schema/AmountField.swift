@@ -112,33 +112,42 @@ struct PlainDecimal: Sendable, Equatable {
     let decimals: Int8
 
     init?(_ literal: UnsafeBufferPointer<UInt8>) {
-        var k = 0
-        let negative = literal.first == UInt8(ascii: "-")
-        if negative { k = 1 }
+        guard let (decimal, end) = PlainDecimal.read(literal, from: 0), end == literal.count else { return nil }
+        self = decimal
+    }
+
+    private init(digits: Int64, decimals: Int8) { (self.digits, self.decimals) = (digits, decimals) }
+
+    /// The decimal at the start of `bytes[from...]` and where it ends (the first byte after its
+    /// digits), as `init` reads a whole literal: the event scanner values an amount's string as it
+    /// steps over it. Nil where what is there is not of this form, up to that end.
+    @inline(__always)
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (PlainDecimal, end: Int)? {
+        var k = from
+        let negative = k < bytes.count && bytes[k] == UInt8(ascii: "-")
+        if negative { k &+= 1 }
         let integerStart = k
         var value: Int64 = 0
         // Wrapping arithmetic: a sum past 14 digits may wrap, and is then refused below.
-        while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9 {
-            value = value &* 10 &+ Int64(literal[k] &- UInt8(ascii: "0"))
-            k += 1
+        while k < bytes.count, bytes[k] &- UInt8(ascii: "0") <= 9 {
+            value = value &* 10 &+ Int64(bytes[k] &- UInt8(ascii: "0"))
+            k &+= 1
         }
-        let integerDigits = k - integerStart
-        guard integerDigits >= 1, integerDigits <= 14, integerDigits == 1 || literal[integerStart] != UInt8(ascii: "0") else { return nil }
+        let integerDigits = k &- integerStart
+        guard integerDigits >= 1, integerDigits <= 14, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
         var decimals: Int8 = 0
-        if k < literal.count {
-            guard literal[k] == UInt8(ascii: ".") else { return nil }
-            k += 1
-            while k < literal.count, literal[k] &- UInt8(ascii: "0") <= 9, decimals < 4 {
-                value = value &* 10 &+ Int64(literal[k] &- UInt8(ascii: "0"))
-                k += 1
-                decimals += 1
+        if k < bytes.count, bytes[k] == UInt8(ascii: ".") {
+            k &+= 1
+            while k < bytes.count, bytes[k] &- UInt8(ascii: "0") <= 9, decimals < 4 {
+                value = value &* 10 &+ Int64(bytes[k] &- UInt8(ascii: "0"))
+                k &+= 1
+                decimals &+= 1
             }
-            guard decimals >= 1, k == literal.count else { return nil }
+            guard decimals >= 1 else { return nil }
         }
         // `-0` and `-0.00` are the parser's to judge.
         guard !(negative && value == 0) else { return nil }
-        self.digits = negative ? -value : value
-        self.decimals = decimals
+        return (PlainDecimal(digits: negative ? -value : value, decimals: decimals), k)
     }
 
     /// The amount in minor units of a currency with `minorDigits` decimals; nil where the parser
