@@ -65,6 +65,8 @@ extension RawEvent {
     /// the facts and the event where checking it had to build it, and returns what `make` made
     /// (nil when the scan gives up). The caller's record is made from the positions where they lie:
     /// returned, the positions (a few hundred bytes) were copied at each of four hand-overs.
+    /// Inlined: called for a batch's record, it copied the positions once more on the way out.
+    @inline(__always)
     static func scan<Carts: CartMemory, Made>(_ bytes: [UInt8], checkingKey: Bool, key: [UInt8]?, session: Int?,
                                              carts: inout Carts, _ make: (consuming RawEvent, consuming Facts, BuiltEvent?) -> Made) -> Made? {
         let keep = session.map { carts.read(session: $0) } ?? false
