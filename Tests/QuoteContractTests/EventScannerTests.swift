@@ -247,7 +247,11 @@ struct EventScannerTests {
         for original in [#"{"currency":"USD","value":25.00}"#, #"{"currency":"USD","value":-5.00}"#] {
             #expect(compact.contains(original))
             #expect(Self.compare(Array(compact.utf8)) == .scanned)
-            for value in [#"{ "currency": "USD", "value": "25.00" }"#, #"{"value":"25.00","currency":"USD"}"#,
+            for value in [#"{"currency":"USD","value":"25.000"}"#, #"{"currency":"USD","value":"25.5"}"#,
+                          #"{"currency":"USD","value":"99999999999999.99"}"#, #"{"currency":"USD","value":"-0.00"}"#,
+                          #"{"currency":"USD","value":"1.23456"}"#, #"{"currency":"USD","value":"025.00"}"#,
+                          #"{"currency":"USD","value":"25.00x"}"#, #"{"currency":"USD","value":"25."}"#,
+                          #"{ "currency": "USD", "value": "25.00" }"#, #"{"value":"25.00","currency":"USD"}"#,
                           #"{"currency":"USD","value":"25.00","currency":"USD"}"#, #"{"currency":"usd","value":"25.00"}"#,
                           #"{"currency":"USD","value":null}"#, #"{"currency":"USD","value":"-5.00"}"#, #"{"currency":"USD","value":-5.00}"#] {
                 let outcome = Self.compare(Array(compact.replacingOccurrences(of: original, with: value).utf8))
@@ -261,9 +265,9 @@ struct EventScannerTests {
         func plain(_ text: String) -> [Int64]? {
             Array(text.utf8).withUnsafeBufferPointer { input in
                 var cursor = JSONTokenCursor(input)
-                guard let (_, literal, plain) = cursor.compactAmount() else { return [-1] }
+                guard let (_, literal, decimal) = cursor.compactAmount() else { return [-1] }
                 #expect(cursor.offset == input.count)
-                return plain.map { [$0.digits, Int64($0.decimals), Int64(literal.lowerBound), Int64(literal.upperBound)] }
+                return decimal.map { [$0.digits, Int64($0.decimals), Int64(literal.lowerBound), Int64(literal.upperBound)] }
             }
         }
         #expect(plain(#"{"currency":"USD","value":"25.00"}"#) == [2_500, 2, 27, 32])
@@ -272,6 +276,16 @@ struct EventScannerTests {
         #expect(plain(#"{"currency":"USD","value":"25.00000"}"#) == nil)  // five decimals: the parser's
         #expect(plain(#"{"currency":"USD","value":"25 USD"}"#) == nil)
         #expect(plain(#"{"currency":"USD","value":"25.00"#) == [-1])      // unterminated: not read at all
+        // Digits, a sign and a point leave the document's printable-ASCII verdict as it was.
+        for printableBefore in [true, false] {
+            let text = (printableBefore ? "" : "\"caf\u{E9}\"") + #"{"currency":"USD","value":"-25.00"}"#
+            Array(text.utf8).withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                if !printableBefore { #expect(cursor.string() != nil && !cursor.onlyPrintableASCII) }
+                #expect(cursor.compactAmount()?.decimal?.digits == -2_500)
+                #expect(cursor.onlyPrintableASCII == printableBefore && cursor.offset == input.count)
+            }
+        }
     }
 
     @Test("an address as compact JSON writes a whole one is read at once; any other shape member by member, to the same answer")

@@ -100,6 +100,21 @@ struct SessionKeyTests {
         }
     }
 
+    /// Every scalar up to U+2FFF, alone and after "id-", against its canonical decomposition (as
+    /// Foundation makes it): keys equal exactly when `String` says the texts are, and keys of equal
+    /// texts hash alike.
+    @Test func everyScalarAndItsDecompositionAreOneKeyExactlyWhenStringsAreEqual() {
+        for value in UInt32(0x80)..<0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            for prefix in ["", "id-"] {
+                let text = prefix + String(Character(scalar))
+                let decomposed = text.decomposedStringWithCanonicalMapping
+                #expect((SessionKey(text) == SessionKey(decomposed)) == (text == decomposed), "U+\(String(value, radix: 16))")
+                if text == decomposed { #expect(hash(SessionKey(text)) == hash(SessionKey(decomposed))) }
+            }
+        }
+    }
+
     @Test func aStringLiteralIsTheKeyOfItsText() {
         let key: SessionKey = "s-1"
         #expect(key == SessionKey("s-1"))

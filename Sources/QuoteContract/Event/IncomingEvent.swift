@@ -9,8 +9,8 @@ import ShippingRules
 /// case) and the full decoder (the authority, which names the field of a bad event).
 ///
 /// One object, not a struct: a worker's batch copies each event a few times on its way (read,
-/// conflated, answered), and an event inline (two strings and the scanned positions or the
-/// decoded event behind them) made each copy several reference counts where one does.
+/// conflated, answered), and an event inline (its ids and the scanned positions or the decoded
+/// event behind them) made each copy several reference counts where one does.
 ///
 /// What the event was read by is its subclass: the scanner (`Scanned`, its positions) or, where
 /// it passed the event on, the full decoder (`Decoded`). Each holds its reading as a constant

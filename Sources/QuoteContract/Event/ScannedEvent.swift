@@ -13,7 +13,7 @@ import ShippingRules
 /// builds the same event (the tests compare the two on every fixture, every prefix and every
 /// one-byte change of an event).
 public struct ScannedEvent: Sendable {
-    public let sessionID: String
+    public let session: SessionKey
     public let sequence: Int64
     public let eventID: String?
     public let occurredAt: Date
@@ -43,8 +43,11 @@ public struct ScannedEvent: Sendable {
         guard let (raw, facts, built) = RawEvent.scan(bytes, checkingKey: checkingKey, key: key, session: session,
                                                       carts: &carts, { ($0, $1, $2) }) else { return nil }
         (self.bytes, self.raw, self.built, currency) = (bytes, raw, built, facts.currency)
-        (sessionID, sequence, eventID, occurredAt, replyBy) = (facts.session.text, facts.sequence, facts.eventID, facts.occurredAt, facts.replyBy)
+        (self.session, sequence, eventID, occurredAt, replyBy) = (facts.session, facts.sequence, facts.eventID, facts.occurredAt, facts.replyBy)
     }
+
+    /// The session id as the event spelt it, made now.
+    public var sessionID: String { session.text }
 
     /// What the rules need of the event at `now`, made now: the worker's quoted event needs no
     /// more, and its ids and times are read already (making the whole event and copying these
@@ -55,7 +58,7 @@ public struct ScannedEvent: Sendable {
 
     /// The whole event, its strings and cart made now.
     public func event() -> AddressChangeEvent {
-        raw.event(in: bytes, built: built, facts: Facts(session: SessionKey(sessionID), sequence: sequence, eventID: eventID,
+        raw.event(in: bytes, built: built, facts: Facts(session: session, sequence: sequence, eventID: eventID,
                                                       currency: currency, occurredAt: occurredAt, replyBy: replyBy))
     }
 }
@@ -80,7 +83,7 @@ extension RawEvent {
             // The closure hands back only the verdict: the raw event is a few hundred bytes, and
             // each hand-over of it is a copy.
             let (holds, built): (Bool, BuiltEvent?) = raw.withCartCursor(cursor) { cartCursor in
-                if raw.plain && raw.cart?.subtotal == nil { return (raw.holdsWithoutBuilding(cursor, cartCursor, facts), nil) }
+                if raw.plain && raw.cart.subtotal == nil { return (raw.holdsWithoutBuilding(cursor, cartCursor, facts), nil) }
                 let event = raw.build(cursor, cartCursor, facts)
                 return (event != nil, event.map(BuiltEvent.init))
             }
@@ -88,10 +91,10 @@ extension RawEvent {
             if Carts.remembers, let number = session, let id = raw.sessionID {
                 if raw.reusedCart != nil {
                     carts.noteReused()
-                } else if keep, let span = raw.cartSpan, let cart = raw.cart {
+                } else if keep, let span = raw.cartSpan, raw.hasCart {
                     // The lines' rules passed in this currency only where the plain path checked them.
-                    let checked = raw.plain && cart.subtotal == nil ? facts.currency : nil
-                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, span: span, cart: cart,
+                    let checked = raw.plain && raw.cart.subtotal == nil ? facts.currency : nil
+                    carts.remember(ScannedCarts.Entry(document: bytes, session: id, span: span, cart: raw.cart,
                                                       plain: raw.cartPlain, linesHoldIn: checked),
                                    session: number)
                 }
@@ -148,7 +151,10 @@ struct RawEvent: Sendable {
     var trigger: QuoteTrigger?
     var currency: ByteSpan?
     var address: RawAddress?
-    var cart: RawCart?
+    /// The cart, when `hasCart`. Not an optional: a scanned cart was moved into one through the
+    /// runtime's generic witnesses (some 100 instructions an event); this one is read in place.
+    var cart = RawCart()
+    var hasCart = false
     var selected: ByteSpan?
     var occurredAt: ByteSpan?
     var replyBy: ByteSpan?
@@ -227,14 +233,15 @@ struct RawEvent: Sendable {
     @inline(never)
     private mutating func readCart<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) -> Bool {
         guard Carts.remembers else {
-            cart = RawCart(&c)
-            return cart != nil
+            hasCart = cart.read(&c)
+            return hasCart
         }
         // Only once the session is known (the contract's order puts it first).
         // The same bytes as the session's last cart: the same positions, and the same verdict.
         var skipped = 0
         if let number, let sessionID, carts.withEntry(session: number, id: c.slice(sessionID), at: c, { entry in
             cart = entry.pointee.cart
+            hasCart = true
             cartPlain = entry.pointee.plain
             reusedCart = entry.pointee.document
             linesHoldIn = entry.pointee.linesHoldIn
@@ -244,9 +251,9 @@ struct RawEvent: Sendable {
             return true
         }
         let start = c.offset
-        (cart, cartPlain) = c.noting { RawCart(&$0) }
+        (hasCart, cartPlain) = c.noting { cart.read(&$0) }
         cartSpan = ByteSpan(start..<c.offset)
-        return cart != nil
+        return hasCart
     }
 
     /// A cursor over the bytes the cart's positions point into: the event's own, or those of the
@@ -260,7 +267,7 @@ struct RawEvent: Sendable {
     func facts(_ c: JSONTokenCursor, checkingKey: Bool, key: [UInt8]?) -> Facts? {
         guard versionIsOne, let sessionID, let sequence, sequence >= 1, let currencyRange = currency,
               let currency = Currency(utf8: c.slice(currencyRange)), paymentMethodType != nil, trigger != nil,
-              address != nil, cart != nil, let occurredAt,
+              address != nil, hasCart, let occurredAt,
               let occurred = RFC3339.parse(utf8: c.slice(occurredAt)) else { return nil }
         if checkingKey {
             guard let key, c.bytes(sessionID, equal: key) else { return nil }
@@ -299,10 +306,10 @@ struct RawEvent: Sendable {
         guard let paymentMethodType, let address, !paymentMethodType.isEmpty,
               merchant.map({ !$0.isEmpty }) ?? true, selected.map({ !$0.isEmpty }) ?? true,
               address.countryIsValid(c) else { return false }
-        if linesHoldIn == facts.currency { return cart != nil }   // the same lines, already checked in this currency
-        // Asked where it lies: bound by `let`, the cart was copied (its list retained) through the
-        // runtime's generic witnesses for an optional, some 500 instructions an event.
-        return cart?.linesHold(cartCursor, currency: facts.currency) ?? false
+        guard hasCart else { return false }
+        if linesHoldIn == facts.currency { return true }   // the same lines, already checked in this currency
+        // Asked where it lies: bound by `let`, the cart was copied (its list retained).
+        return cart.linesHold(cartCursor, currency: facts.currency)
     }
 
     /// The whole event, every rule checked as `EventFields` checks it; nil when one is broken.
@@ -319,7 +326,7 @@ struct RawEvent: Sendable {
     /// What the rules need of the event, every rule of the fields in it checked as `build` checks
     /// them; nil when one is broken.
     func request(_ c: JSONTokenCursor, _ cartCursor: JSONTokenCursor, currency: Currency, now: Date) -> QuoteRequest? {
-        guard let paymentMethodType, let trigger, let address, let cart,
+        guard let paymentMethodType, let trigger, let address, hasCart,
               let payment = c.knownText(paymentMethodType, plain: plain), TextRule.isIdentifier(payment, plain: plain),
               address.countryIsValid(c), let shippingAddress = address.address(c, plain: plain),
               let checkedCart = cart.cart(cartCursor, currency: currency, plain: plain) else { return nil }
@@ -426,19 +433,24 @@ struct RawCart: Sendable {
 
     private static let keys = MemberNames(["items", "discounts", "subtotal"])
 
-    init?(_ c: inout JSONTokenCursor) {
-        guard c.take(UInt8(ascii: "{")) else { return nil }
+    /// No lines, as a reader starts.
+    init() {}
+
+    /// Reads a cart into this (empty) one; false where the scan gives up.
+    mutating func read(_ c: inout JSONTokenCursor) -> Bool {
+        guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
         let names = RawCart.keys   // once: a static read in the loop is a lazy-initialization check a member
         members: while true {
             switch c.member(of: names, &walk) {
             case MemberWalk.end: break members
-            case 0: guard let bounds = RawCart.lines(&c, isItem: true, into: &lines) else { return nil }; itemBounds = bounds
-            case 1: guard let bounds = RawCart.lines(&c, isItem: false, into: &lines) else { return nil }; discountBounds = bounds
-            case 2: guard let amount = RawAmount(&c) else { return nil }; subtotal = amount
-            default: return nil
+            case 0: guard let bounds = RawCart.lines(&c, isItem: true, into: &lines) else { return false }; itemBounds = bounds
+            case 1: guard let bounds = RawCart.lines(&c, isItem: false, into: &lines) else { return false }; discountBounds = bounds
+            case 2: guard let amount = RawAmount(&c) else { return false }; subtotal = amount
+            default: return false
             }
         }
+        return true
     }
 
     /// Reads an array of lines onto the end of `lines`; where they went, or nil.
@@ -719,121 +731,5 @@ struct RawDimensions: Sendable {
     var size: ItemDimensions? {
         guard isWithinLimits else { return nil }
         return ItemDimensions(length: Int(length), width: Int(width), height: Int(height))
-    }
-}
-
-/// `{ "currency": …, "value": … }`: where each one's bytes are.
-struct RawAmount: Sendable {
-    var currency: ByteSpan?
-    var literal: ByteSpan?
-    /// The literal's value, where the scan valued it as it stepped over it (see `compactAmount`).
-    var plain: PlainDecimal?
-
-    private static let keys = MemberNames(["currency", "value"])
-
-    init?(_ c: inout JSONTokenCursor) {
-        if let (code, value, plain) = c.compactAmount() {
-            (currency, literal, self.plain) = (ByteSpan(code), ByteSpan(value), plain)
-            return
-        }
-        guard let (code, value) = RawAmount.members(&c) else { return nil }
-        (currency, literal) = (code, value)
-    }
-
-    /// An amount in any other shape, member by member. Out of line: inlined, the walk made
-    /// `init` too large for `compactAmount()`, the usual case, to be inlined there.
-    @inline(never)
-    private static func members(_ c: inout JSONTokenCursor) -> (ByteSpan?, ByteSpan?)? {
-        var currency: ByteSpan?, literal: ByteSpan?
-        guard c.take(UInt8(ascii: "{")) else { return nil }
-        var walk = MemberWalk()
-        let names = RawAmount.keys   // once: a static read in the loop is a lazy-initialization check a member
-        members: while true {
-            let index = c.member(of: names, &walk)
-            if index == MemberWalk.end { break members }
-            guard index >= 0 else { return nil }
-            if index == 0 {
-                guard let range = c.string() else { return nil }
-                currency = ByteSpan(range)
-            } else if c.atString() {
-                guard let range = c.string() else { return nil }
-                literal = ByteSpan(range)
-            } else {
-                guard let number = c.number() else { return nil }
-                literal = ByteSpan(number)
-            }
-        }
-        return (currency, literal)
-    }
-
-    func money(_ c: JSONTokenCursor, currency expected: Currency) -> Money? {
-        guard let currency, let literal, c.bytes(currency, equal: expected) else { return nil }
-        // What `AmountField.money` makes of the literal, where the scan valued it already.
-        if let minor = plain?.minorUnits(minorDigits: expected.minorDigits) { return Money(minorUnits: minor, currency: expected) }
-        return try? AmountField.money(utf8: c.slice(literal), currency: expected, form: .numberOrDecimalString)
-    }
-}
-
-/// `FieldText`'s rules for ids and labels, as yes or no. In a plain document (every string
-/// printable ASCII) no text can hold a control character and a character is a byte, so an id
-/// only needs a length.
-enum TextRule {
-    static func isIdentifier(_ text: String, maxLength: Int = .max, plain: Bool) -> Bool {
-        if plain { return !text.isEmpty && text.utf8.count <= maxLength }
-        return (try? FieldText.identifier(text, "", maxLength: maxLength)) != nil
-    }
-
-    static func isLabel(_ text: String, plain: Bool) -> Bool { plain || !FieldText.hasControlCharacter(text) }
-}
-
-extension JSONTokenCursor {
-    /// A string's content as text: for a plain document without a check (printable ASCII is
-    /// valid UTF-8), otherwise validated; nil when it is not valid UTF-8.
-    func text(_ range: Range<Int>, plain: Bool) -> String? {
-        guard plain else { return String(validating: slice(range), as: UTF8.self) }
-        let bytes = slice(range)
-        return String(unsafeUninitializedCapacity: bytes.count) { out in
-            _ = out.initialize(fromContentsOf: bytes)
-            return bytes.count
-        }
-    }
-}
-
-/// Where a value lies in the event's bytes: a `Range<Int>` in 8 bytes (an event is at most
-/// 1 MiB), so that the scanner's records of positions, copied a few times per event, are half the size.
-struct ByteSpan: Sendable, Equatable {
-    private let start: UInt32
-    private let end: UInt32
-
-    init(_ range: Range<Int>) {
-        // Positions in an event the scan read, which is at most `EventLimits.maxBytes` (1 MiB)
-        // long: no check that each fits (two compares and branches per value of every event).
-        start = UInt32(truncatingIfNeeded: range.lowerBound)
-        end = UInt32(truncatingIfNeeded: range.upperBound)
-    }
-
-    var range: Range<Int> { Int(start)..<Int(end) }
-    var isEmpty: Bool { start == end }
-    var count: Int { Int(end - start) }
-}
-
-extension JSONTokenCursor {
-    func slice(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> { slice(span.range) }
-    func bytes(_ span: ByteSpan, equal literal: StaticString) -> Bool { bytes(span.range, equal: literal) }
-    func bytes(_ span: ByteSpan, equal other: [UInt8]) -> Bool { bytes(span.range, equal: other) }
-    func text(_ span: ByteSpan, plain: Bool) -> String? { text(span.range, plain: plain) }
-
-    /// The same for a text that is nearly always one of `KnownTexts` (a code, a wallet's name).
-    func knownText(_ span: ByteSpan, plain: Bool) -> String? {
-        if plain, let known = KnownTexts.text(slice(span)) { return known }
-        return text(span.range, plain: plain)
-    }
-
-    /// Whether the bytes at `span` are `currency`'s code.
-    func bytes(_ span: ByteSpan, equal currency: Currency) -> Bool {
-        guard span.count == 3 else { return false }
-        let (a, b, c) = currency.codeBytes
-        let bytes = slice(span)
-        return bytes[0] == a && bytes[1] == b && bytes[2] == c
     }
 }

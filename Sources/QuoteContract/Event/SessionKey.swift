@@ -1,20 +1,19 @@
-import Foundation
-
 /// A checkout session's id as the sequence check tells sessions apart: as text, so that ids that
 /// are canonically equivalent Unicode are one session (as `String` compares them), and as the
 /// event spelt it, for the records written under it (its state record's key, the reply's id).
 ///
 /// An id of at most `inlineCapacity` ASCII bytes (a gateway's UUID) is held in the key itself:
-/// made from the event's bytes without an allocation, compared and hashed as five words. A
-/// superseded event needs no more of its session than this, and a `String` made for it (an
-/// allocation, a validation and a free) was the biggest single cost of reading it. Any other id
-/// is held as text, with its canonical (NFC) bytes as what identifies it.
+/// made from the event's bytes without an allocation, compared as five words and hashed as its
+/// bytes. A superseded event needs no more of its session than this, and a `String` made for it
+/// (an allocation, a validation and a free) was the biggest single cost of reading it. Any other
+/// id is held as text, identified by its canonical composition (NFC, as the standard library
+/// computes it for `String`'s own comparison).
 public struct SessionKey: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The longest id held inline.
     public static let inlineCapacity = 40
 
-    /// The identifying bytes of an inline id, little-endian, zero past its end.
-    private var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0, w4: UInt64 = 0
+    /// The identifying bytes of an inline id, in memory order, zero past its end.
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The inline id's length, or `outOfLine`.
     private var count: UInt8 = 0
     /// The id as spelt where that is not the inline bytes (non-ASCII, or longer), and for an
@@ -32,20 +31,14 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible, Expressib
 
     /// The key of `text`.
     public init(_ text: String) {
-        var ascii = true
-        for byte in text.utf8 where byte >= 0x80 { ascii = false; break }
-        if ascii {
-            let bytes = Array(text.utf8)
-            if bytes.count <= Self.inlineCapacity {
-                self = bytes.withUnsafeBufferPointer { SessionKey(inlineASCII: $0) }
-            } else {
-                self.init(outOfLine: text, identity: bytes)
-            }
+        if let key = text.utf8.withContiguousStorageIfAvailable({ SessionKey(asciiIfSo: $0, text: text) }) ?? nil {
+            self = key
             return
         }
         // Non-ASCII: identified by its canonical composition, which may even be ASCII (U+212A
         // KELVIN SIGN is "K"); kept as spelt.
-        let canonical = Array(text.precomposedStringWithCanonicalMapping.utf8)
+        var canonical: [UInt8] = []
+        text._withNFCCodeUnits { canonical.append($0) }
         if canonical.count <= Self.inlineCapacity, !canonical.contains(where: { $0 >= 0x80 }) {
             self = canonical.withUnsafeBufferPointer { SessionKey(inlineASCII: $0) }
             spelt = Spelling(text: text, identity: [])
@@ -57,11 +50,21 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible, Expressib
     /// The key of an id given as bytes (a record's key): its UTF-8 text, read leniently as
     /// `String(decoding:as:)` reads it.
     public init<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) {
-        if bytes.count <= Self.inlineCapacity, !bytes.contains(where: { $0 >= 0x80 }),
-           let key = bytes.withContiguousStorageIfAvailable({ SessionKey(inlineASCII: $0) }) {
+        if let key = bytes.withContiguousStorageIfAvailable({ SessionKey(asciiIfSo: $0, text: nil) }) ?? nil {
             self = key
         } else {
             self.init(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The key of an ASCII id (every byte below 0x80, so its own canonical form), `text` being
+    /// its text where the caller has it; nil for any other id.
+    init?(asciiIfSo bytes: UnsafeBufferPointer<UInt8>, text: String?) {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        if bytes.count <= Self.inlineCapacity {
+            self.init(inlineASCII: bytes)
+        } else {
+            self.init(outOfLine: text ?? String(decoding: bytes, as: UTF8.self), identity: Array(bytes))
         }
     }
 
@@ -71,10 +74,7 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible, Expressib
         precondition(bytes.count <= Self.inlineCapacity)
         count = UInt8(truncatingIfNeeded: bytes.count)
         guard let base = bytes.baseAddress else { return }
-        var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
-        (w0, w1, w2, w3, w4) = (UInt64(littleEndian: words.0), UInt64(littleEndian: words.1), UInt64(littleEndian: words.2),
-                                UInt64(littleEndian: words.3), UInt64(littleEndian: words.4))
     }
 
     private init(outOfLine text: String, identity: [UInt8]) {
@@ -87,32 +87,37 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible, Expressib
     /// The id as the event spelt it.
     public var text: String {
         if let spelt { return spelt.text }
-        return withInlineBytes { String(decoding: $0, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: Int(count)) { copyInline(into: UnsafeMutableRawBufferPointer($0)) }
     }
 
     /// The id's UTF-8 as the event spelt it: the key of the records written for the session.
     public var utf8: [UInt8] {
         if let spelt { return Array(spelt.text.utf8) }
-        return withInlineBytes { Array($0) }
+        return .written(capacity: Int(count)) { copyInline(into: UnsafeMutableRawBufferPointer($0)) }
     }
 
     public var description: String { text }
 
-    private func withInlineBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        var words = (w0.littleEndian, w1.littleEndian, w2.littleEndian, w3.littleEndian, w4.littleEndian)
-        let n = Int(count)
-        return withUnsafeBytes(of: &words) { body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)) }
+    /// Copies an inline id's bytes to the start of `out`; how many.
+    private func copyInline(into out: UnsafeMutableRawBufferPointer) -> Int {
+        withInlineBytes { out.copyMemory(from: $0) }
+        return Int(count)
+    }
+
+    private func withInlineBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        withUnsafeBytes(of: words) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: Int(count))) }
     }
 
     public static func == (a: SessionKey, b: SessionKey) -> Bool {
-        guard a.count == b.count, a.w0 == b.w0, a.w1 == b.w1, a.w2 == b.w2, a.w3 == b.w3, a.w4 == b.w4 else { return false }
+        guard a.count == b.count, a.words.0 == b.words.0, a.words.1 == b.words.1, a.words.2 == b.words.2,
+              a.words.3 == b.words.3, a.words.4 == b.words.4 else { return false }
         guard a.count == outOfLine else { return true }
         return a.spelt!.identity == b.spelt!.identity
     }
 
     public func hash(into hasher: inout Hasher) {
         guard count != Self.outOfLine else { return spelt!.identity.withUnsafeBytes { hasher.combine(bytes: $0) } }
-        // The id's bytes in one call (one per word cost more than the whole of a String's hash).
-        withInlineBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        // The id's bytes in one call (one call a word cost more than the whole of a String's hash).
+        withInlineBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -295,10 +295,10 @@ struct JSONTokenCursor {
     /// shape, and read as an object of two members it cost some 450 instructions.
     ///
     /// A value that is a string holding a plain decimal (`"25.00"`, as nearly every amount is
-    /// written) is valued as it is stepped over (`plain`): stepped over as a string and then read
+    /// written) is valued as it is stepped over (`decimal`): stepped over as a string and then read
     /// again as a decimal, each amount was read twice, and on a quoted event's path three times.
     @inline(__always)
-    mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>, plain: PlainDecimal?)? {
+    mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>, decimal: PlainDecimal?)? {
         skipWhitespace()
         let start = i
         // `{"currency":"` (13 bytes), the code (3), `","value":` (10): the value is at 26.
@@ -312,12 +312,12 @@ struct JSONTokenCursor {
               isCapital(base[13]), isCapital(base[14]), isCapital(base[15]) else { return nil }
         let printable = onlyPrintableASCII
         i = start &+ 26
-        var plain: PlainDecimal?
+        var decimal: PlainDecimal?
         let literal: Range<Int>?
-        if input[i] == UInt8(ascii: "\""), let (decimal, end) = PlainDecimal.read(input, from: i &+ 1),
+        if input[i] == UInt8(ascii: "\""), let (value, end) = PlainDecimal.read(input, from: i &+ 1),
            end < input.count, input[end] == UInt8(ascii: "\"") {
             // Digits, a sign and a point: printable ASCII, a string without anything to look at twice.
-            (literal, plain) = ((i &+ 1)..<end, decimal)
+            (literal, decimal) = ((i &+ 1)..<end, value)
             i = end &+ 1
         } else {
             literal = input[i] == UInt8(ascii: "\"") ? string() : number()
@@ -327,7 +327,7 @@ struct JSONTokenCursor {
             return nil
         }
         i &+= 1
-        return ((start &+ 13)..<(start &+ 16), literal, plain)
+        return ((start &+ 13)..<(start &+ 16), literal, decimal)
     }
 
     /// The bytes of `{"curren`, `cy":"`, `","value` and `":` as little-endian words: literals, so

@@ -89,7 +89,7 @@ public struct EventProcessor {
             IncomingEvent.read(batch[i].value, key: batch[i].key, session: slotOfEvent[i] >= 0 ? slotOfEvent[i] : nil, carts: &carts)
         }
         // Session ids whose bytes differ but that are equal as text (canonically equivalent
-        // Unicode, so never ASCII) are one session to the sequence gate: one for conflation too.
+        // Unicode, so never both ASCII) are one session to the sequence gate: one for conflation too.
         var group = Array(0..<sessions)
         if !allKeysASCII {
             var groupOfSession: [SessionKey: Int] = [:]
@@ -214,8 +214,8 @@ public struct EventProcessor {
                                      now: Date) -> ProcessedRecord {
         let tp = message.topicPartition
         var chains = [DeliveryChain([ReplyRecord.deadLetter(message, rejection: rejection, topic: settings.topics.deadLetters)])]
-        if let sessionID = rejection.sessionID, let sequence = rejection.sequence {
-            let session = SessionKey(sessionID)
+        let rejectedSession = rejection.sessionID.map { SessionKey($0) }
+        if let session = rejectedSession, let sessionID = rejection.sessionID, let sequence = rejection.sequence {
             let reply = ReplyRecord.reply(
                 QuoteReply(sessionID: sessionID, sequence: sequence, eventID: nil, outcome: .rejected(rejection.quoteRejection),
                            rulesVersion: engine.version, computedAt: clock.now()),
@@ -233,7 +233,7 @@ public struct EventProcessor {
             }
         }
         return ProcessedRecord(source: tp, offset: message.offset, disposition: .deadLettered(rejection.code), chains: chains,
-                               session: rejection.sessionID.map { SessionKey($0) }, sequence: rejection.sequence, field: rejection.field,
+                               session: rejectedSession, sequence: rejection.sequence, field: rejection.field,
                                trace: TraceContext(of: message))
     }
 

@@ -259,6 +259,32 @@ import Testing
         #expect(p.gate.trackedSessions == 1)
     }
 
+    /// A session's key is held inline up to 40 bytes and as text beyond: either way the state record
+    /// and the reply carry the id exactly, and idle eviction's tombstone is keyed by it.
+    @Test func idsOfFortyAndFortyOneBytesAndNonASCIIIdsAreKeptAsSpeltInStateRepliesAndTombstones() throws {
+        var p = processor()
+        let ids = [String(repeating: "a", count: 40), String(repeating: "b", count: 41), "caf\u{E9}-\u{212A}", "\u{212A}" + String(repeating: "k", count: 60)]
+        for (n, id) in ids.enumerated() {
+            let decided = p.process([Self.record(Self.event(id, 1), offset: Int64(n))])
+            #expect(decided.map(\.disposition) == [.answered(outcome: "keep")], "\(id)")
+            #expect(decided[0].chains[0].records[0].key == Array(id.utf8), "\(id)")
+            #expect(Array(try QuoteReply.decode(decided[0].chains[1].records[0].value).sessionID.utf8) == Array(id.utf8), "\(id)")
+            #expect(decided[0].sessionID.map { Array($0.utf8) } == Array(id.utf8))
+        }
+        clock.advance(by: 200)
+        let tombstones = p.evictIdleSessions(idleTimeout: 120)
+        #expect(Set(tombstones.map { $0.key! }) == Set(ids.map { Array($0.utf8) }))
+        #expect(tombstones.allSatisfy(\.isTombstone) && p.gate.trackedSessions == 0)
+    }
+
+    /// "K" and the KELVIN SIGN in one batch: one session there too, so only the newer is answered.
+    @Test func anIdAndItsCanonicalEquivalentInOneBatchAreOneSession() {
+        var p = processor()
+        let decided = p.process([Self.record(Self.event("Kabc", 1), offset: 0), Self.record(Self.event("\u{212A}abc", 2), offset: 1)])
+        #expect(decided.map(\.disposition) == [.dropped(.superseded), .answered(outcome: "keep")])
+        #expect(decided[1].chains[0].records[0].key == Array("\u{212A}abc".utf8))
+    }
+
     // MARK: - Replay range after a takeover
 
     func range(end: Int64, _ records: [KafkaMessage]) -> ReplayRange {
