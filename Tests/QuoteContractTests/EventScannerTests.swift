@@ -216,11 +216,95 @@ struct EventScannerTests {
         }
     }
 
+    @Test("a run of bytes is taken only where it comes next exactly, whatever its length and wherever the input ends")
+    func exactRuns() {
+        let runs: [StaticString] = ["}", "]}", #"{"x"#, #""id""#, #"{"id":"#, #"{"id":""#, #","cart":"#, #","label":"#,
+                                    #","unit_amount":"#, #","tax_category":"#, #","dimensions_mm":"#, #","shipping_address":"#,
+                                    #","payment_method_type":"#, #","trigger":"address_changed""#,
+                                    #","selected_shipping_method_id":"#, #","selected_shipping_method_id":""#]
+        /// Whether the cursor, `skipped` bytes into `bytes`, took `run`, and where it was after.
+        func take(_ run: StaticString, in bytes: [UInt8], from skipped: Int) -> (taken: Bool, offset: Int) {
+            bytes.withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                cursor.skip(skipped)
+                let taken = cursor.take(exactly: run)
+                return (taken, cursor.offset)
+            }
+        }
+        #expect(Set(runs.map(\.utf8CodeUnitCount)) == [1, 2, 3, 4, 6, 7, 8, 9, 15, 16, 17, 20, 23, 28, 31, 32])
+        for run in runs {
+            let bytes = Array(UnsafeBufferPointer(start: run.utf8Start, count: run.utf8CodeUnitCount))
+            for before in [[], Array("ab".utf8)] {
+                for after in [[], Array("x".utf8), Array(repeating: UInt8(ascii: "y"), count: 40)] {
+                    #expect(take(run, in: before + bytes + after, from: before.count) == (true, before.count + bytes.count), "\(run)")
+                }
+                // One byte short of the run, at the input's end: not taken, and nothing loaded past it.
+                #expect(take(run, in: before + bytes.dropLast(), from: before.count) == (false, before.count), "\(run)")
+                for k in bytes.indices {
+                    var changed = bytes
+                    changed[k] ^= 0x20
+                    #expect(take(run, in: before + changed + bytes, from: before.count) == (false, before.count), "\(run) byte \(k)")
+                }
+            }
+        }
+    }
+
+    @Test("an event as compact JSON writes it is read the quick way, its optional members there or not; any other shape from the start, member by member, to the same answer")
+    func compactEvents() throws {
+        /// Whether the quick way read the whole document.
+        func quick(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { input in
+                var cursor = JSONTokenCursor(input)
+                var raw = RawEvent()
+                var alone = NoCarts()
+                return raw.readCompact(&cursor, session: nil, carts: &alone) && cursor.atEnd()
+            }
+        }
+        let full = try ContractFixtures.decode(ContractFixtures.exampleBytes).get()
+        var bare = full
+        (bare.eventID, bare.merchant, bare.selectedShippingMethodID, bare.replyBy) = (nil, nil, nil, nil)
+        var opened = bare
+        opened.trigger = .sheetOpened
+        opened.cart = Cart(items: full.cart.items, discounts: [], subtotal: Money(minorUnits: 5_000, currency: .usd))
+        var empty = full
+        empty.cart = Cart(items: [], discounts: [])
+        for event in [full, bare, opened, empty] {
+            #expect(quick(event.encode()))
+            #expect(Self.compare(event.encode()) == .scanned)
+        }
+        let compact = String(decoding: full.encode(), as: UTF8.self)
+        #expect(compact.hasPrefix(#"{"version":1,"event_id":"01JB3Y3T2J7Q9V6K0M8F4R2D1C","session_id":"#))
+        // Read the general way, to the same event.
+        for (original, other) in [(#"{"version":1,"#, #"{ "version":1,"#), (#""sequence":7"#, #""sequence" :7"#),
+                                  (#""sequence":7,"merchant":"acme""#, #""merchant":"acme","sequence":7"#),
+                                  (#""merchant":"acme","#, #""merchant":null,"#), (#""event_id":"#, #""event_id" :"#)] {
+            let text = compact.replacingOccurrences(of: original, with: other)
+            #expect(text != compact && !quick(Array(text.utf8)), "\(other)")
+            #expect(Self.compare(Array(text.utf8)) == .scanned, "\(other)")
+        }
+        // Passed on or refused, as the general way does.
+        for (original, other) in [(#"{"version":1,"#, #"{"version":10,"#), (#"{"version":1,"#, #"{"version":1.0,"#),
+                                  (#""address_changed""#, #""payment_authorized""#), (#""address_changed""#, #""address_changed ""#),
+                                  (#""sequence":7"#, #""sequence":7,"sequence":7"#), (#""sequence":7"#, #""sequence":07"#),
+                                  (#""merchant":"acme""#, #""merchant":"acme","extra":1"#),
+                                  (#""cart":{"items":["#, #""cart":{"discounts":[],"items":["#)] {
+            let text = compact.replacingOccurrences(of: original, with: other)
+            #expect(text != compact && !quick(Array(text.utf8)), "\(other)")
+            let outcome = Self.compare(Array(text.utf8))
+            #expect(outcome == .passedOnAndRead || outcome == .passedOnAndRefused, "\(other): \(outcome)")
+        }
+        #expect(!quick(Array((compact.dropLast() + #","extra":1}"#).utf8)))
+        // A cart or a line in another shape is read the general way inside an event read the quick way.
+        for (original, other) in [(#""cart":{"#, #""cart":{"subtotal":null,"#), (#""discounts":[{"#, #""discounts":[ {"#),
+                                  (#""items":[{"id":"sku-1","label":"T-shirt""#, #""items":[{"label":"T-shirt","id":"sku-1""#)] {
+            let text = compact.replacingOccurrences(of: original, with: other)
+            #expect(text != compact && quick(Array(text.utf8)), "\(other)")
+            #expect(Self.compare(Array(text.utf8)) == .scanned, "\(other)")
+        }
+    }
+
     @Test("an amount as compact JSON writes it is read at once; any other shape member by member, to the same answer")
     func compactAmounts() {
-        func words(_ text: String) -> UInt64 { text.utf8.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) } }
-        #expect(JSONTokenCursor.amountHead == words("{\"curren") && JSONTokenCursor.amountCode == words("cy\":\""))
-        #expect(JSONTokenCursor.amountValue == words("\",\"value") && UInt64(JSONTokenCursor.amountColon) == words("\":"))
         func read(_ text: String) -> (currency: String, literal: String, rest: String)? {
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { input in
@@ -290,15 +374,6 @@ struct EventScannerTests {
 
     @Test("an address as compact JSON writes a whole one is read at once; any other shape member by member, to the same answer")
     func compactAddresses() throws {
-        func words(_ text: String) -> (low: UInt64, high: UInt64) {
-            let bytes = Array(text.utf8)
-            func word(_ part: ArraySlice<UInt8>) -> UInt64 { part.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) } }
-            return (word(bytes.prefix(8)), word(bytes.dropFirst(8)))
-        }
-        #expect(RawAddress.cityKey == words(#"{"city":"#).low && words(#"{"city":"#).high == 0)
-        #expect(RawAddress.stateKey == words(#","state":"#))
-        #expect(RawAddress.postalCodeKey == words(#","postal_code":"#))
-        #expect(RawAddress.countryCodeKey == words(#","country_code":"#))
         /// The address's texts (nil: absent), read the quick way or not, and where the cursor stopped.
         func read(_ text: String, compact: Bool) -> ([String?], rest: String)? {
             let bytes = Array((text + #","cart":{"items":[]}}"#).utf8)

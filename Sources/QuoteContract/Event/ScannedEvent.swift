@@ -186,6 +186,14 @@ struct RawEvent: Sendable {
     /// `carts` is only read, but passed `inout`: by value (or borrowed from the scan's own `inout`)
     /// the batch's carts were copied in, a retain and a release of each of their three lists an event.
     mutating func read<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?, carts: inout Carts) -> Bool {
+        let before = c.position
+        if readCompact(&c, session: number, carts: &carts) {
+            plain = c.onlyPrintableASCII && cartPlain
+            return true
+        }
+        // Any other shape: from the start again, member by member.
+        c.rewind(to: before)
+        self = RawEvent()
         // Each member read where the walk hands it over: a value of the wrong kind gives up at once.
         guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
@@ -226,6 +234,51 @@ struct RawEvent: Sendable {
         }
         plain = c.onlyPrintableASCII && cartPlain
         return true
+    }
+
+    /// The members exactly as compact JSON writes an event, in the contract's order: each key with
+    /// its punctuation one literal (`,"sequence":`), compared as a few constant words, where the
+    /// member walk spent some 60 instructions a key looking it up among the names. False as soon
+    /// as anything else comes (another order, a `null`, spaces, an unknown member), with members
+    /// set and the cursor moved: `read` starts over from the beginning the general way.
+    mutating func readCompact<Carts: CartMemory>(_ c: inout JSONTokenCursor, session number: Int?,
+                                                         carts: inout Carts) -> Bool {
+        guard c.take(exactly: #"{"version":1"#) else { return false }
+        versionIsOne = true
+        if c.take(exactly: #","event_id":"#) {
+            guard let range = c.string() else { return false }
+            eventID = ByteSpan(range)
+        }
+        guard c.take(exactly: #","session_id":"#), let session = c.string() else { return false }
+        sessionID = ByteSpan(session)
+        guard c.take(exactly: #","sequence":"#), let value = c.wholeNumber() else { return false }
+        sequence = value
+        if c.take(exactly: #","merchant":"#) {
+            guard let range = c.string() else { return false }
+            merchant = ByteSpan(range)
+        }
+        guard c.take(exactly: #","payment_method_type":"#), let payment = c.string() else { return false }
+        paymentMethodType = ByteSpan(payment)
+        // The trigger's value with its key: payment_authorized is left to the general way, as there.
+        if c.take(exactly: #","trigger":"address_changed""#) { trigger = .addressChanged }
+        else if c.take(exactly: #","trigger":"sheet_opened""#) { trigger = .sheetOpened }
+        else { return false }
+        guard c.take(exactly: #","currency":"#), let code = c.string() else { return false }
+        currency = ByteSpan(code)
+        guard c.take(exactly: #","shipping_address":"#), let place = RawAddress(&c) else { return false }
+        address = place
+        guard c.take(exactly: #","cart":"#), readCart(&c, session: number, carts: &carts) else { return false }
+        if c.take(exactly: #","selected_shipping_method_id":"#) {
+            guard let range = c.string() else { return false }
+            selected = ByteSpan(range)
+        }
+        guard c.take(exactly: #","occurred_at":"#), let occurred = c.string() else { return false }
+        occurredAt = ByteSpan(occurred)
+        if c.take(exactly: #","reply_by":"#) {
+            guard let range = c.string() else { return false }
+            replyBy = ByteSpan(range)
+        }
+        return c.take(UInt8(ascii: "}"))
     }
 
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
@@ -376,30 +429,20 @@ struct RawAddress: Sendable {
     }
 
     /// An address exactly as compact JSON writes a whole one, `{"city":…,"state":…,"postal_code":…,
-    /// "country_code":…}`, every value a string: each key with its punctuation compared in two word
-    /// loads, where the member walk spent some 190 instructions a member. Nil, the cursor where it
-    /// was, for any other shape (a member left out or `null`, another order, spaces), which `init`
-    /// reads member by member.
+    /// "country_code":…}`, every value a string: each key with its punctuation one run of bytes
+    /// (`JSONTokenCursor.take(exactly:)`), where the member walk spent some 190 instructions a
+    /// member. Nil, the cursor where it was, for any other shape (a member left out or `null`,
+    /// another order, spaces), which `init` reads member by member.
     init?(compact c: inout JSONTokenCursor) {
         let before = c.position
-        guard c.take(8, low: RawAddress.cityKey, high: 0), let city = c.string(),
-              c.take(9, low: RawAddress.stateKey.low, high: RawAddress.stateKey.high), let state = c.string(),
-              c.take(15, low: RawAddress.postalCodeKey.low, high: RawAddress.postalCodeKey.high), let postalCode = c.string(),
-              c.take(16, low: RawAddress.countryCodeKey.low, high: RawAddress.countryCodeKey.high), let country = c.string(),
-              c.take(UInt8(ascii: "}")) else {
+        guard c.take(exactly: #"{"city":"#), let city = c.string(), c.take(exactly: #","state":"#), let state = c.string(),
+              c.take(exactly: #","postal_code":"#), let postalCode = c.string(),
+              c.take(exactly: #","country_code":"#), let country = c.string(), c.take(UInt8(ascii: "}")) else {
             c.rewind(to: before)
             return nil
         }
         (self.city, self.state, self.postalCode, self.country) = (ByteSpan(city), ByteSpan(state), ByteSpan(postalCode), ByteSpan(country))
     }
-
-    /// `{"city":`, `,"state":`, `,"postal_code":` and `,"country_code":` as little-endian words
-    /// (the first eight bytes, then the rest): literals, so that no lazy static is asked for them
-    /// on every event (a test spells them out).
-    static let cityKey: UInt64 = 0x3A22_7974_6963_227B
-    static let stateKey: (low: UInt64, high: UInt64) = (0x2265_7461_7473_222C, 0x3A)
-    static let postalCodeKey: (low: UInt64, high: UInt64) = (0x6C61_7473_6F70_222C, 0x3A_2265_646F_635F)
-    static let countryCodeKey: (low: UInt64, high: UInt64) = (0x7274_6E75_6F63_222C, 0x3A22_6564_6F63_5F79)
 
     /// Absent, or two upper-case letters.
     func countryIsValid(_ c: JSONTokenCursor) -> Bool {
@@ -438,6 +481,12 @@ struct RawCart: Sendable {
 
     /// Reads a cart into this (empty) one; false where the scan gives up.
     mutating func read(_ c: inout JSONTokenCursor) -> Bool {
+        let before = c.position
+        if readCompact(&c) { return true }
+        // Any other shape: from the start again, member by member (the list's buffer kept).
+        c.rewind(to: before)
+        lines.removeAll(keepingCapacity: true)
+        (itemBounds, discountBounds, subtotal) = ((0, 0), (0, 0), nil)
         guard c.take(UInt8(ascii: "{")) else { return false }
         var walk = MemberWalk()
         let names = RawCart.keys   // once: a static read in the loop is a lazy-initialization check a member
@@ -451,6 +500,20 @@ struct RawCart: Sendable {
             }
         }
         return true
+    }
+
+    /// A cart exactly as compact JSON writes one, `{"items":[…],"discounts":[…]}` and perhaps a
+    /// subtotal last, each key a literal (see `RawEvent.readCompact`); false, lines read and the
+    /// cursor moved, for any other shape.
+    mutating func readCompact(_ c: inout JSONTokenCursor) -> Bool {
+        guard c.take(exactly: #"{"items":"#), let items = RawCart.lines(&c, isItem: true, into: &lines),
+              c.take(exactly: #","discounts":"#), let discounts = RawCart.lines(&c, isItem: false, into: &lines) else { return false }
+        (itemBounds, discountBounds) = (items, discounts)
+        if c.take(exactly: #","subtotal":"#) {
+            guard let amount = RawAmount(&c) else { return false }
+            subtotal = amount
+        }
+        return c.take(UInt8(ascii: "}"))
     }
 
     /// Reads an array of lines onto the end of `lines`; where they went, or nil.
@@ -591,35 +654,34 @@ struct RawLine: Sendable {
 
     /// An item as compact JSON writes one: `id`, `label`, `quantity` and `unit_amount` in this
     /// order, then any of `tax_category`, `weight_grams`, `shipping_class` and `dimensions_mm` in
-    /// this order, each key with its punctuation one compare (the member walk spent some 190
-    /// instructions a member), read into this (empty) line. False, the cursor where it was, for
+    /// this order, each key with its punctuation one run of bytes (`take(exactly:)`; the member
+    /// walk spent some 190 instructions a member), read into this (empty) line. False, the cursor where it was, for
     /// any other shape (another order, a `null`, spaces, a key given twice or unknown), which
     /// `read` then reads member by member. In place: a line returned from a reader of its own was
     /// copied (121 bytes) through an optional.
     mutating func readCompactItem(_ c: inout JSONTokenCursor) -> Bool {
         let before = c.position
-        let names = RawLine.itemKeys
-        guard c.takeKey(names, 0, after: UInt8(ascii: "{")), let id = c.string(),
-              c.takeKey(names, 1, after: UInt8(ascii: ",")), let label = c.string(),
-              c.takeKey(names, 2, after: UInt8(ascii: ",")), let quantity = c.wholeNumber(),
-              c.takeKey(names, 3, after: UInt8(ascii: ",")), let amount = RawAmount(&c) else {
+        guard c.take(exactly: #"{"id":"#), let id = c.string(),
+              c.take(exactly: #","label":"#), let label = c.string(),
+              c.take(exactly: #","quantity":"#), let quantity = c.wholeNumber(),
+              c.take(exactly: #","unit_amount":"#), let amount = RawAmount(&c) else {
             c.rewind(to: before)
             return false
         }
         (self.id, self.label, self.quantity, self.amount) = (ByteSpan(id), ByteSpan(label), quantity, amount)
-        if c.takeKey(names, 4, after: UInt8(ascii: ",")) {
+        if c.take(exactly: #","tax_category":"#) {
             guard let range = c.string() else { c.rewind(to: before); return false }
             taxCategory = ByteSpan(range)
         }
-        if c.takeKey(names, 5, after: UInt8(ascii: ",")) {
+        if c.take(exactly: #","weight_grams":"#) {
             guard let value = c.wholeNumber() else { c.rewind(to: before); return false }
             weightGrams = value
         }
-        if c.takeKey(names, 6, after: UInt8(ascii: ",")) {
+        if c.take(exactly: #","shipping_class":"#) {
             guard let range = c.string() else { c.rewind(to: before); return false }
             shippingClass = ByteSpan(range)
         }
-        if c.takeKey(names, 7, after: UInt8(ascii: ",")) {
+        if c.take(exactly: #","dimensions_mm":"#) {
             guard let size = RawDimensions(&c) else { c.rewind(to: before); return false }
             dimensions = size
         }
@@ -631,10 +693,9 @@ struct RawLine: Sendable {
     /// where it was, for any other shape (see `readCompactItem`).
     mutating func readCompactDiscount(_ c: inout JSONTokenCursor) -> Bool {
         let before = c.position
-        let names = RawLine.discountKeys
-        guard c.takeKey(names, 0, after: UInt8(ascii: "{")), let id = c.string(),
-              c.takeKey(names, 1, after: UInt8(ascii: ",")), let label = c.string(),
-              c.takeKey(names, 2, after: UInt8(ascii: ",")), let amount = RawAmount(&c),
+        guard c.take(exactly: #"{"id":"#), let id = c.string(),
+              c.take(exactly: #","label":"#), let label = c.string(),
+              c.take(exactly: #","amount":"#), let amount = RawAmount(&c),
               c.take(UInt8(ascii: "}")) else {
             c.rewind(to: before)
             return false

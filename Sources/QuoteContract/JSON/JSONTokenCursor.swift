@@ -139,15 +139,31 @@ struct JSONTokenCursor {
         }
     }
 
-    /// Steps over `,"name":` (or, for an object's first member, `{"name":`) of `names`' member
-    /// `index` when it comes next exactly so, as compact JSON writes it; false, nothing moved, for
-    /// anything else. A reader that knows the order its writer uses tries its members this way, one
-    /// compare each, and reads the object the general way (`member(of:_:)`) where one is not there.
-    @inline(__always)
-    mutating func takeKey(_ names: MemberNames, _ index: Int, after opening: UInt8) -> Bool {
-        guard i &+ 2 < input.count, input[i] == opening, input[i &+ 1] == UInt8(ascii: "\""),
-              isName(names, index, at: i &+ 2, colon: true) else { return false }
-        i = i &+ 4 &+ names.length(index)
+    /// Steps over `run` (a key with its punctuation, as compact JSON writes it: `,"label":`) when
+    /// its bytes come next exactly; false, nothing moved, for anything else. The run is a literal,
+    /// so its words are constants in the code: a key of up to 32 bytes is compared in one to four
+    /// word compares, the last overlapping the one before it where the length is not a multiple of
+    /// eight, and nothing is loaded past either end. (Matched against a member list's words, a key
+    /// cost some 35 instructions; this, about 8.) `@_transparent` as `member(of:_:)`.
+    @_transparent
+    mutating func take(exactly run: StaticString) -> Bool {
+        let n = run.utf8CodeUnitCount
+        guard i &+ n <= input.count else { return false }
+        let at = UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + i), expected = UnsafeRawPointer(run.utf8Start)
+        if n >= 8 {
+            var k = 0
+            while k &+ 8 < n {
+                guard at.loadUnaligned(fromByteOffset: k, as: UInt64.self) == expected.loadUnaligned(fromByteOffset: k, as: UInt64.self) else { return false }
+                k &+= 8
+            }
+            guard at.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == expected.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) else { return false }
+        } else if n >= 4 {
+            guard at.loadUnaligned(as: UInt32.self) == expected.loadUnaligned(as: UInt32.self),
+                  at.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == expected.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) else { return false }
+        } else {
+            for k in 0..<n where at.load(fromByteOffset: k, as: UInt8.self) != expected.load(fromByteOffset: k, as: UInt8.self) { return false }
+        }
+        i &+= n
         return true
     }
 
@@ -301,17 +317,13 @@ struct JSONTokenCursor {
     mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>, decimal: PlainDecimal?)? {
         skipWhitespace()
         let start = i
-        // `{"currency":"` (13 bytes), the code (3), `","value":` (10): the value is at 26.
-        guard start &+ 26 < input.count else { return nil }
-        let base = input.baseAddress.unsafelyUnwrapped + start
-        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)) }
+        // `{"currency":"`, the code (three capitals), `","value":`: the value is at 26.
+        guard start &+ 26 < input.count, take(exactly: #"{"currency":""#) else { return nil }
         func isCapital(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
-        let tail = UInt16(littleEndian: UnsafeRawPointer(base + 24).loadUnaligned(as: UInt16.self))
-        guard word(0) == JSONTokenCursor.amountHead, word(8) & 0xFF_FFFF_FFFF == JSONTokenCursor.amountCode,
-              word(16) == JSONTokenCursor.amountValue, tail == JSONTokenCursor.amountColon,
-              isCapital(base[13]), isCapital(base[14]), isCapital(base[15]) else { return nil }
+        guard isCapital(input[i]), isCapital(input[i &+ 1]), isCapital(input[i &+ 2]) else { i = start; return nil }
+        i &+= 3
+        guard take(exactly: #"","value":"#) else { i = start; return nil }
         let printable = onlyPrintableASCII
-        i = start &+ 26
         var decimal: PlainDecimal?
         let literal: Range<Int>?
         if input[i] == UInt8(ascii: "\""), let (value, end) = PlainDecimal.read(input, from: i &+ 1),
@@ -330,11 +342,6 @@ struct JSONTokenCursor {
         return ((start &+ 13)..<(start &+ 16), literal, decimal)
     }
 
-    /// The bytes of `{"curren`, `cy":"`, `","value` and `":` as little-endian words: literals, so
-    /// that no lazy static is asked for them on every amount (a test spells them out).
-    static let amountHead: UInt64 = 0x6E65_7272_7563_227B, amountCode: UInt64 = 0x22_3A22_7963
-    static let amountValue: UInt64 = 0x6575_6C61_7622_2C22, amountColon: UInt16 = 0x3A22
-
     /// Where the next byte to read is.
     var offset: Int { i }
 
@@ -343,21 +350,6 @@ struct JSONTokenCursor {
     var position: (offset: Int, printable: Bool) { (i, onlyPrintableASCII) }
 
     mutating func rewind(to position: (offset: Int, printable: Bool)) { (i, onlyPrintableASCII) = position }
-
-    /// Steps over the next `count` bytes (8 to 16) when they are exactly `low`'s eight bytes and
-    /// then `high`'s first `count - 8`, as little-endian words: a fixed run of punctuation and key
-    /// that compact JSON writes before a value, compared in two loads. False, nothing moved, for
-    /// anything else, and where fewer than 16 bytes are left (the caller reads it the general way).
-    @inline(__always)
-    mutating func take(_ count: Int, low: UInt64, high: UInt64) -> Bool {
-        guard i &+ 16 <= input.count else { return false }
-        let at = UnsafeRawPointer(input.baseAddress.unsafelyUnwrapped + i)
-        let highMask: UInt64 = count >= 16 ? ~0 : (1 &<< UInt64(truncatingIfNeeded: 8 &* (count &- 8))) &- 1
-        guard UInt64(littleEndian: at.loadUnaligned(as: UInt64.self)) == low,
-              (UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) ^ high) & highMask == 0 else { return false }
-        i &+= count
-        return true
-    }
 
     /// Whether the bytes from the cursor on begin with `other` (the cursor does not move).
     func continues(with other: UnsafeBufferPointer<UInt8>) -> Bool {
