@@ -153,18 +153,35 @@ struct JSONTokenCursor {
         if n >= 8 {
             var k = 0
             while k &+ 8 < n {
-                guard at.loadUnaligned(fromByteOffset: k, as: UInt64.self) == expected.loadUnaligned(fromByteOffset: k, as: UInt64.self) else { return false }
+                guard Self.word(at + k) == Self.word(expected + k) else { return false }
                 k &+= 8
             }
-            guard at.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == expected.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) else { return false }
+            guard Self.word(at + (n &- 8)) == Self.word(expected + (n &- 8)) else { return false }
         } else if n >= 4 {
-            guard at.loadUnaligned(as: UInt32.self) == expected.loadUnaligned(as: UInt32.self),
-                  at.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == expected.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) else { return false }
+            guard Self.halfWord(at) == Self.halfWord(expected),
+                  Self.halfWord(at + (n &- 4)) == Self.halfWord(expected + (n &- 4)) else { return false }
         } else {
             for k in 0..<n where at.load(fromByteOffset: k, as: UInt8.self) != expected.load(fromByteOffset: k, as: UInt8.self) { return false }
         }
         i &+= n
         return true
+    }
+
+    /// The eight bytes at `p`, wherever it points: a copy of constant size, which the compiler
+    /// makes one load (`loadUnaligned`, a generic function, was left as a call in the largest readers).
+    @_transparent
+    static func word(_ p: UnsafeRawPointer) -> UInt64 {
+        var word: UInt64 = 0
+        memcpy(&word, p, 8)
+        return word
+    }
+
+    /// The four bytes at `p` (see `word`).
+    @_transparent
+    static func halfWord(_ p: UnsafeRawPointer) -> UInt32 {
+        var word: UInt32 = 0
+        memcpy(&word, p, 4)
+        return word
     }
 
     /// Whether the key whose first byte is at `start` is `names`' name `index` and its closing
