@@ -245,37 +245,37 @@ struct RawEvent: Sendable {
                                                          carts: inout Carts) -> Bool {
         guard c.take(exactly: #"{"version":1"#) else { return false }
         versionIsOne = true
-        if c.take(exactly: #","event_id":"#) {
-            guard let range = c.string() else { return false }
+        if c.take(exactly: #","event_id":""#) {
+            guard let range = c.stringAfterQuote() else { return false }
             eventID = ByteSpan(range)
         }
-        guard c.take(exactly: #","session_id":"#), let session = c.string() else { return false }
+        guard c.take(exactly: #","session_id":""#), let session = c.stringAfterQuote() else { return false }
         sessionID = ByteSpan(session)
         guard c.take(exactly: #","sequence":"#), let value = c.wholeNumber() else { return false }
         sequence = value
-        if c.take(exactly: #","merchant":"#) {
-            guard let range = c.string() else { return false }
+        if c.take(exactly: #","merchant":""#) {
+            guard let range = c.stringAfterQuote() else { return false }
             merchant = ByteSpan(range)
         }
-        guard c.take(exactly: #","payment_method_type":"#), let payment = c.string() else { return false }
+        guard c.take(exactly: #","payment_method_type":""#), let payment = c.stringAfterQuote() else { return false }
         paymentMethodType = ByteSpan(payment)
         // The trigger's value with its key: payment_authorized is left to the general way, as there.
         if c.take(exactly: #","trigger":"address_changed""#) { trigger = .addressChanged }
         else if c.take(exactly: #","trigger":"sheet_opened""#) { trigger = .sheetOpened }
         else { return false }
-        guard c.take(exactly: #","currency":"#), let code = c.string() else { return false }
+        guard c.take(exactly: #","currency":""#), let code = c.stringAfterQuote() else { return false }
         currency = ByteSpan(code)
         guard c.take(exactly: #","shipping_address":"#), let place = RawAddress(&c) else { return false }
         address = place
         guard c.take(exactly: #","cart":"#), readCart(&c, session: number, carts: &carts) else { return false }
-        if c.take(exactly: #","selected_shipping_method_id":"#) {
-            guard let range = c.string() else { return false }
+        if c.take(exactly: #","selected_shipping_method_id":""#) {
+            guard let range = c.stringAfterQuote() else { return false }
             selected = ByteSpan(range)
         }
-        guard c.take(exactly: #","occurred_at":"#), let occurred = c.string() else { return false }
+        guard c.take(exactly: #","occurred_at":""#), let occurred = c.stringAfterQuote() else { return false }
         occurredAt = ByteSpan(occurred)
-        if c.take(exactly: #","reply_by":"#) {
-            guard let range = c.string() else { return false }
+        if c.take(exactly: #","reply_by":""#) {
+            guard let range = c.stringAfterQuote() else { return false }
             replyBy = ByteSpan(range)
         }
         return c.take(UInt8(ascii: "}"))
@@ -435,9 +435,9 @@ struct RawAddress: Sendable {
     /// another order, spaces), which `init` reads member by member.
     init?(compact c: inout JSONTokenCursor) {
         let before = c.position
-        guard c.take(exactly: #"{"city":"#), let city = c.string(), c.take(exactly: #","state":"#), let state = c.string(),
-              c.take(exactly: #","postal_code":"#), let postalCode = c.string(),
-              c.take(exactly: #","country_code":"#), let country = c.string(), c.take(UInt8(ascii: "}")) else {
+        guard c.take(exactly: #"{"city":""#), let city = c.stringAfterQuote(), c.take(exactly: #","state":""#), let state = c.stringAfterQuote(),
+              c.take(exactly: #","postal_code":""#), let postalCode = c.stringAfterQuote(),
+              c.take(exactly: #","country_code":""#), let country = c.stringAfterQuote(), c.take(UInt8(ascii: "}")) else {
             c.rewind(to: before)
             return nil
         }
@@ -661,24 +661,24 @@ struct RawLine: Sendable {
     /// copied (121 bytes) through an optional.
     mutating func readCompactItem(_ c: inout JSONTokenCursor) -> Bool {
         let before = c.position
-        guard c.take(exactly: #"{"id":"#), let id = c.string(),
-              c.take(exactly: #","label":"#), let label = c.string(),
+        guard c.take(exactly: #"{"id":""#), let id = c.stringAfterQuote(),
+              c.take(exactly: #","label":""#), let label = c.stringAfterQuote(),
               c.take(exactly: #","quantity":"#), let quantity = c.wholeNumber(),
               c.take(exactly: #","unit_amount":"#), let amount = RawAmount(&c) else {
             c.rewind(to: before)
             return false
         }
         (self.id, self.label, self.quantity, self.amount) = (ByteSpan(id), ByteSpan(label), quantity, amount)
-        if c.take(exactly: #","tax_category":"#) {
-            guard let range = c.string() else { c.rewind(to: before); return false }
+        if c.take(exactly: #","tax_category":""#) {
+            guard let range = c.stringAfterQuote() else { c.rewind(to: before); return false }
             taxCategory = ByteSpan(range)
         }
         if c.take(exactly: #","weight_grams":"#) {
             guard let value = c.wholeNumber() else { c.rewind(to: before); return false }
             weightGrams = value
         }
-        if c.take(exactly: #","shipping_class":"#) {
-            guard let range = c.string() else { c.rewind(to: before); return false }
+        if c.take(exactly: #","shipping_class":""#) {
+            guard let range = c.stringAfterQuote() else { c.rewind(to: before); return false }
             shippingClass = ByteSpan(range)
         }
         if c.take(exactly: #","dimensions_mm":"#) {
@@ -693,8 +693,8 @@ struct RawLine: Sendable {
     /// where it was, for any other shape (see `readCompactItem`).
     mutating func readCompactDiscount(_ c: inout JSONTokenCursor) -> Bool {
         let before = c.position
-        guard c.take(exactly: #"{"id":"#), let id = c.string(),
-              c.take(exactly: #","label":"#), let label = c.string(),
+        guard c.take(exactly: #"{"id":""#), let id = c.stringAfterQuote(),
+              c.take(exactly: #","label":""#), let label = c.stringAfterQuote(),
               c.take(exactly: #","amount":"#), let amount = RawAmount(&c),
               c.take(UInt8(ascii: "}")) else {
             c.rewind(to: before)

@@ -246,6 +246,13 @@ struct JSONTokenCursor {
     @_transparent   // as `member(of:_:)`: the large readers are past the optimizer's inlining limit
     mutating func string() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
+        return stringAfterQuote()
+    }
+
+    /// The same for a string whose opening quote was just taken: a compact reader takes it with
+    /// the key before it (`,"label":"`), in the same compare.
+    @_transparent
+    mutating func stringAfterQuote() -> Range<Int>? {
         let start = i
         // Eight bytes at a time: each mask flags bytes by their high bit, and its lowest flag is
         // exact (a borrow only ever flags bytes above a true one). Up to the first byte that ends
