@@ -30,6 +30,17 @@ extension JSONTokenCursor {
         return text(span.range, plain: plain)
     }
 
+    /// An optional text member as compact JSON writes it: where `key` (ending with the value's
+    /// opening quote, `,"merchant":"`) comes next, its text into `span`; false only where the key
+    /// is there and its value is not a text the scanner reads (the caller starts over the general way).
+    @_transparent
+    mutating func text(after key: StaticString, into span: inout ByteSpan?) -> Bool {
+        guard take(exactly: key) else { return true }   // left out
+        guard let range = stringAfterQuote() else { return false }
+        span = ByteSpan(range)
+        return true
+    }
+
     /// Whether the bytes at `span` are `currency`'s code.
     func bytes(_ span: ByteSpan, equal currency: Currency) -> Bool {
         guard span.count == 3 else { return false }

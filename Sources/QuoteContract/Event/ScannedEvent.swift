@@ -245,19 +245,13 @@ struct RawEvent: Sendable {
                                                          carts: inout Carts) -> Bool {
         guard c.take(exactly: #"{"version":1"#) else { return false }
         versionIsOne = true
-        if c.take(exactly: #","event_id":""#) {
-            guard let range = c.stringAfterQuote() else { return false }
-            eventID = ByteSpan(range)
-        }
-        guard c.take(exactly: #","session_id":""#), let session = c.stringAfterQuote() else { return false }
+        guard c.text(after: #","event_id":""#, into: &eventID),
+              c.take(exactly: #","session_id":""#), let session = c.stringAfterQuote() else { return false }
         sessionID = ByteSpan(session)
         guard c.take(exactly: #","sequence":"#), let value = c.wholeNumber() else { return false }
         sequence = value
-        if c.take(exactly: #","merchant":""#) {
-            guard let range = c.stringAfterQuote() else { return false }
-            merchant = ByteSpan(range)
-        }
-        guard c.take(exactly: #","payment_method_type":""#), let payment = c.stringAfterQuote() else { return false }
+        guard c.text(after: #","merchant":""#, into: &merchant),
+              c.take(exactly: #","payment_method_type":""#), let payment = c.stringAfterQuote() else { return false }
         paymentMethodType = ByteSpan(payment)
         // The trigger's value with its key: payment_authorized is left to the general way, as there.
         if c.take(exactly: #","trigger":"address_changed""#) { trigger = .addressChanged }
@@ -267,18 +261,11 @@ struct RawEvent: Sendable {
         currency = ByteSpan(code)
         guard c.take(exactly: #","shipping_address":"#), let place = RawAddress(&c) else { return false }
         address = place
-        guard c.take(exactly: #","cart":"#), readCart(&c, session: number, carts: &carts) else { return false }
-        if c.take(exactly: #","selected_shipping_method_id":""#) {
-            guard let range = c.stringAfterQuote() else { return false }
-            selected = ByteSpan(range)
-        }
-        guard c.take(exactly: #","occurred_at":""#), let occurred = c.stringAfterQuote() else { return false }
+        guard c.take(exactly: #","cart":"#), readCart(&c, session: number, carts: &carts),
+              c.text(after: #","selected_shipping_method_id":""#, into: &selected),
+              c.take(exactly: #","occurred_at":""#), let occurred = c.stringAfterQuote() else { return false }
         occurredAt = ByteSpan(occurred)
-        if c.take(exactly: #","reply_by":""#) {
-            guard let range = c.stringAfterQuote() else { return false }
-            replyBy = ByteSpan(range)
-        }
-        return c.take(UInt8(ascii: "}"))
+        return c.text(after: #","reply_by":""#, into: &replyBy) && c.take(UInt8(ascii: "}"))
     }
 
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
