@@ -218,7 +218,8 @@ struct EventScannerTests {
 
     @Test("a run of bytes is taken only where it comes next exactly, whatever its length and wherever the input ends")
     func exactRuns() {
-        let runs: [StaticString] = ["}", "]}", #"{"x"#, #""id""#, #"{"id":"#, #"{"id":""#, #","cart":"#, #","label":"#,
+        let runs: [StaticString] = ["}", "]}", #"{"x"#, #""id""#, #""id":"#, #"{"id":"#, #"{"id":""#, #","cart":"#, #","label":"#,
+                                    #","amount":"#, #"{"version":"#, #","sequence":"#, #"{"currency":""#, #","session_id":"#,
                                     #","unit_amount":"#, #","tax_category":"#, #","dimensions_mm":"#, #","shipping_address":"#,
                                     #","payment_method_type":"#, #","trigger":"address_changed""#,
                                     #","selected_shipping_method_id":"#, #","selected_shipping_method_id":""#]
@@ -231,7 +232,7 @@ struct EventScannerTests {
                 return (taken, cursor.offset)
             }
         }
-        #expect(Set(runs.map(\.utf8CodeUnitCount)) == [1, 2, 3, 4, 6, 7, 8, 9, 15, 16, 17, 20, 23, 28, 31, 32])
+        #expect(Set(runs.map(\.utf8CodeUnitCount)) == Set(1...17).union([20, 23, 28, 31, 32]))
         for run in runs {
             let bytes = Array(UnsafeBufferPointer(start: run.utf8Start, count: run.utf8CodeUnitCount))
             for before in [[], Array("ab".utf8)] {
@@ -277,7 +278,10 @@ struct EventScannerTests {
         // Read the general way, to the same event.
         for (original, other) in [(#"{"version":1,"#, #"{ "version":1,"#), (#""sequence":7"#, #""sequence" :7"#),
                                   (#""sequence":7,"merchant":"acme""#, #""merchant":"acme","sequence":7"#),
-                                  (#""merchant":"acme","#, #""merchant":null,"#), (#""event_id":"#, #""event_id" :"#)] {
+                                  (#""merchant":"acme","#, #""merchant":null,"#), (#""event_id":"#, #""event_id" :"#),
+                                  // After the cart: the quick way gives up with the cart read, and starts over.
+                                  (#""selected_shipping_method_id":"standard""#, #""selected_shipping_method_id":null"#),
+                                  (#""reply_by":"#, #""reply_by" :"#), (#""occurred_at":"#, #""occurred_at": "#)] {
             let text = compact.replacingOccurrences(of: original, with: other)
             #expect(text != compact && !quick(Array(text.utf8)), "\(other)")
             #expect(Self.compare(Array(text.utf8)) == .scanned, "\(other)")
@@ -287,7 +291,8 @@ struct EventScannerTests {
                                   (#""address_changed""#, #""payment_authorized""#), (#""address_changed""#, #""address_changed ""#),
                                   (#""sequence":7"#, #""sequence":7,"sequence":7"#), (#""sequence":7"#, #""sequence":07"#),
                                   (#""merchant":"acme""#, #""merchant":"acme","extra":1"#),
-                                  (#""cart":{"items":["#, #""cart":{"discounts":[],"items":["#)] {
+                                  (#""cart":{"items":["#, #""cart":{"discounts":[],"items":["#),
+                                  (#"}]},"selected_shipping_method_id""#, #"}],"items":[]},"selected_shipping_method_id""#)] {
             let text = compact.replacingOccurrences(of: original, with: other)
             #expect(text != compact && !quick(Array(text.utf8)), "\(other)")
             let outcome = Self.compare(Array(text.utf8))
@@ -296,6 +301,7 @@ struct EventScannerTests {
         #expect(!quick(Array((compact.dropLast() + #","extra":1}"#).utf8)))
         // A cart or a line in another shape is read the general way inside an event read the quick way.
         for (original, other) in [(#""cart":{"#, #""cart":{"subtotal":null,"#), (#""discounts":[{"#, #""discounts":[ {"#),
+                                  (#"}]},"selected_shipping_method_id""#, #"}],"subtotal":null},"selected_shipping_method_id""#),
                                   (#""items":[{"id":"sku-1","label":"T-shirt""#, #""items":[{"label":"T-shirt","id":"sku-1""#)] {
             let text = compact.replacingOccurrences(of: original, with: other)
             #expect(text != compact && quick(Array(text.utf8)), "\(other)")

@@ -38,6 +38,22 @@ struct ScannedCartsTests {
         #expect(expected.shippingAddress.city == "San Jose")
     }
 
+    @Test("a session's next event that the quick way gives up on after taking its cart is read again the general way, to the same event")
+    func quickReadingGivesUpAfterTheCart() throws {
+        let next = String(decoding: Self.event(city: "San Jose", sequence: 8), as: UTF8.self)
+        for (original, other) in [(#""reply_by":"#, #""reply_by" :"#),
+                                  (#""selected_shipping_method_id":"standard""#, #""selected_shipping_method_id":null"#),
+                                  (#""occurred_at":"#, #""occurred_at": "#)] {
+            let text = next.replacingOccurrences(of: original, with: other)
+            #expect(text != next, "\(other)")
+            let (scanned, reused) = Self.readAfter(Self.event(), Array(text.utf8))
+            #expect(reused == 1, "\(other)")
+            let expected = try AddressChangeEvent.decodeThoroughly(Array(text.utf8), checkingKey: true, key: ContractFixtures.key).get()
+            #expect(try #require(scanned).event() == expected, "\(other)")
+            #expect(try #require(scanned).quoteRequest(now: expected.occurredAt) == expected.quoteRequest(now: expected.occurredAt))
+        }
+    }
+
     @Test("a changed cart is scanned anew")
     func changedCart() throws {
         let changed = JSONWriter.encode(try JSONReader().read(Self.event()).replacing(PathStep.parse("cart.items[0].quantity")[...],

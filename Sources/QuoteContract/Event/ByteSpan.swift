@@ -34,7 +34,7 @@ extension JSONTokenCursor {
     /// opening quote, `,"merchant":"`) comes next, its text into `span`; false only where the key
     /// is there and its value is not a text the scanner reads (the caller starts over the general way).
     @_transparent
-    mutating func text(after key: StaticString, into span: inout ByteSpan?) -> Bool {
+    mutating func optionalText(after key: StaticString, into span: inout ByteSpan?) -> Bool {
         guard take(exactly: key) else { return true }   // left out
         guard let range = stringAfterQuote() else { return false }
         span = ByteSpan(range)

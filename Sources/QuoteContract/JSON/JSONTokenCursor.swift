@@ -141,10 +141,10 @@ struct JSONTokenCursor {
 
     /// Steps over `run` (a key with its punctuation, as compact JSON writes it: `,"label":`) when
     /// its bytes come next exactly; false, nothing moved, for anything else. The run is a literal,
-    /// so its words are constants in the code: a key of up to 32 bytes is compared in one to four
-    /// word compares, the last overlapping the one before it where the length is not a multiple of
-    /// eight, and nothing is loaded past either end. (Matched against a member list's words, a key
-    /// cost some 35 instructions; this, about 8.) `@_transparent` as `member(of:_:)`.
+    /// so its words are constants in the code: a run of eight bytes or more is compared a word at a
+    /// time, the last word overlapping the one before it, a shorter one as two half-words or byte
+    /// by byte, and nothing is loaded past the end of either. (Compared with a member list's words,
+    /// a key cost some 35 instructions; as a literal, about 8.) `@_transparent` as `member(of:_:)`.
     @_transparent
     mutating func take(exactly run: StaticString) -> Bool {
         let n = run.utf8CodeUnitCount
@@ -167,8 +167,9 @@ struct JSONTokenCursor {
         return true
     }
 
-    /// The eight bytes at `p`, wherever it points: a copy of constant size, which the compiler
-    /// makes one load (`loadUnaligned`, a generic function, was left as a call in the largest readers).
+    /// The eight bytes at `p`, wherever it points, in the machine's order (both sides of a compare
+    /// are loaded alike): a copy of constant size, which the compiler makes one load
+    /// (`loadUnaligned`, a generic function, was left as a call in the largest readers).
     @_transparent
     static func word(_ p: UnsafeRawPointer) -> UInt64 {
         var word: UInt64 = 0
@@ -341,7 +342,9 @@ struct JSONTokenCursor {
     mutating func compactAmount() -> (currency: Range<Int>, literal: Range<Int>, decimal: PlainDecimal?)? {
         skipWhitespace()
         let start = i
-        // `{"currency":"`, the code (three capitals), `","value":`: the value is at 26.
+        // `{"currency":"`, the code (three capitals), `","value":`: the value is at 26. This bound
+        // is also what keeps the code's bytes and the value's first byte, read below without a
+        // check of their own, within the input.
         guard start &+ 26 < input.count, take(exactly: #"{"currency":""#) else { return nil }
         func isCapital(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
         guard isCapital(input[i]), isCapital(input[i &+ 1]), isCapital(input[i &+ 2]) else { i = start; return nil }
