@@ -30,13 +30,16 @@ extension JSONTokenCursor {
         return text(span.range, plain: plain)
     }
 
-    /// An optional text member as compact JSON writes it: where `key` (ending with the value's
-    /// opening quote, `,"merchant":"`) comes next, its text into `span`; false only where the key
-    /// is there and its value is not a text the scanner reads (the caller starts over the general way).
+    /// An optional text member as compact JSON writes it: where `key` (`,"merchant":`) comes
+    /// next, its text into `span`, or nothing for `null` (absent, as the member walk reads it: a
+    /// writer that spells out every absent member would otherwise send every event the general
+    /// way, after reading it most of the way); false only where the key is there and its value is
+    /// neither (the caller starts over the general way).
     @_transparent
     mutating func optionalText(after key: StaticString, into span: inout ByteSpan?) -> Bool {
         guard take(exactly: key) else { return true }   // left out
-        guard let range = stringAfterQuote() else { return false }
+        if takeNull() { return true }
+        guard let range = string() else { return false }
         span = ByteSpan(range)
         return true
     }

@@ -245,12 +245,12 @@ struct RawEvent: Sendable {
                                                          carts: inout Carts) -> Bool {
         guard c.take(exactly: #"{"version":1"#) else { return false }
         versionIsOne = true
-        guard c.optionalText(after: #","event_id":""#, into: &eventID),
+        guard c.optionalText(after: #","event_id":"#, into: &eventID),
               c.take(exactly: #","session_id":""#), let session = c.stringAfterQuote() else { return false }
         sessionID = ByteSpan(session)
         guard c.take(exactly: #","sequence":"#), let value = c.wholeNumber() else { return false }
         sequence = value
-        guard c.optionalText(after: #","merchant":""#, into: &merchant),
+        guard c.optionalText(after: #","merchant":"#, into: &merchant),
               c.take(exactly: #","payment_method_type":""#), let payment = c.stringAfterQuote() else { return false }
         paymentMethodType = ByteSpan(payment)
         // The trigger's value with its key: payment_authorized is left to the general way, as there.
@@ -262,10 +262,10 @@ struct RawEvent: Sendable {
         guard c.take(exactly: #","shipping_address":"#), let place = RawAddress(&c) else { return false }
         address = place
         guard c.take(exactly: #","cart":"#), readCart(&c, session: number, carts: &carts),
-              c.optionalText(after: #","selected_shipping_method_id":""#, into: &selected),
+              c.optionalText(after: #","selected_shipping_method_id":"#, into: &selected),
               c.take(exactly: #","occurred_at":""#), let occurred = c.stringAfterQuote() else { return false }
         occurredAt = ByteSpan(occurred)
-        return c.optionalText(after: #","reply_by":""#, into: &replyBy) && c.take(UInt8(ascii: "}"))
+        return c.optionalText(after: #","reply_by":"#, into: &replyBy) && c.take(UInt8(ascii: "}"))
     }
 
     /// The cart member's value: the session's last cart in the batch where these are its bytes,
@@ -496,7 +496,7 @@ struct RawCart: Sendable {
         guard c.take(exactly: #"{"items":"#), let items = RawCart.lines(&c, isItem: true, into: &lines),
               c.take(exactly: #","discounts":"#), let discounts = RawCart.lines(&c, isItem: false, into: &lines) else { return false }
         (itemBounds, discountBounds) = (items, discounts)
-        if c.take(exactly: #","subtotal":"#) {
+        if c.take(exactly: #","subtotal":"#), !c.takeNull() {   // `null`: absent, as for the event's optional members
             guard let amount = RawAmount(&c) else { return false }
             subtotal = amount
         }
